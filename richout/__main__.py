@@ -1,0 +1,5 @@
+"""``python -m richout`` is the ``richout`` command."""
+
+from .cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,145 @@
+"""Edit lists: how an output text was made from an input text, so nothing is lost.
+
+Every pipeline stage that changes text records what it replaced as a :class:`Patch` over its
+own input; :func:`compose` turns the stage patches into one patch over the original input. A
+patch plus the output text rebuilds the input exactly (README decision 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+__all__ = ["Edit", "Patch", "apply", "compose", "invert", "patch_from_pieces"]
+
+
+class Edit(NamedTuple):
+    """Input ``[start, end)`` was replaced by ``inserted``; ``removed`` is the input slice."""
+
+    start: int
+    end: int
+    removed: str
+    inserted: str
+
+
+Patch = list[Edit]
+
+
+def _append(out: Patch, start: int, end: int, removed: str, inserted: str) -> None:
+    """Append an edit, merging with the previous one when they touch; drop no-ops."""
+    if out and out[-1].end == start:
+        prev = out.pop()
+        start = prev.start
+        removed = prev.removed + removed
+        inserted = prev.inserted + inserted
+    if removed == inserted:
+        # An unchanged region is not an edit; a merged no-op splits back into nothing.
+        return
+    out.append(Edit(start, end, removed, inserted))
+
+
+def patch_from_pieces(src: str, pieces: Iterable[tuple[int, int, str | None]]) -> Patch:
+    """Build a patch from ordered pieces ``(start, end, replacement)`` covering parts of ``src``.
+
+    ``replacement`` None means "kept as is"; gaps between pieces are kept as is too.
+    """
+    out: Patch = []
+    for start, end, repl in pieces:
+        if repl is None:
+            continue
+        _append(out, start, end, src[start:end], repl)
+    return out
+
+
+def apply(src: str, patch: Sequence[Edit]) -> str:
+    """Apply ``patch`` (sorted, non-overlapping) to ``src``."""
+    parts: list[str] = []
+    cur = 0
+    for e in patch:
+        parts.append(src[cur : e.start])
+        parts.append(e.inserted)
+        cur = e.end
+    parts.append(src[cur:])
+    return "".join(parts)
+
+
+def invert(out: str, patch: Sequence[Edit]) -> str:
+    """Rebuild the input of ``patch`` from its output text ``out``."""
+    parts: list[str] = []
+    in_cur = 0
+    out_cur = 0
+    for e in patch:
+        keep = e.start - in_cur
+        parts.append(out[out_cur : out_cur + keep])
+        parts.append(e.removed)
+        out_cur += keep + len(e.inserted)
+        in_cur = e.end
+    parts.append(out[out_cur:])
+    return "".join(parts)
+
+
+def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
+    """One patch over the input of ``first`` equal to applying ``first`` then ``second``.
+
+    ``mid`` is the text ``first`` produced (the input of ``second``); it supplies the
+    characters that ``second`` removed from text ``first`` had kept.
+    """
+    if not second:
+        return list(first)
+    if not first:
+        return list(second)
+    # Intervals in mid coordinates: an edit of ``first`` occupies its inserted text, an edit
+    # of ``second`` its own range. Overlapping or touching intervals form a cluster; a
+    # cluster becomes one edit over the input of ``first``.
+    out: Patch = []
+    shift = 0  # mid position = input position + shift, for input before first[i]
+    i = j = 0
+    n1, n2 = len(first), len(second)
+    while i < n1 or j < n2:
+        starts = []
+        if i < n1:
+            starts.append(first[i].start + shift)
+        if j < n2:
+            starts.append(second[j].start)
+        cs = min(starts)
+        in_start = cs - shift
+        ce = cs
+        c1: list[tuple[int, Edit]] = []  # (mid start, edit) of first in this cluster
+        j0 = j
+        while True:
+            if i < n1 and first[i].start + shift <= ce:
+                e1 = first[i]
+                ms = e1.start + shift
+                c1.append((ms, e1))
+                ce = max(ce, ms + len(e1.inserted))
+                shift += len(e1.inserted) - (e1.end - e1.start)
+                i += 1
+                continue
+            if j < n2 and second[j].start <= ce:
+                ce = max(ce, second[j].end)
+                j += 1
+                continue
+            break
+        in_end = ce - shift
+        if j == j0:
+            # Only edits of ``first``: copy them unchanged.
+            for _ms, e1 in c1:
+                _append(out, e1.start, e1.end, e1.removed, e1.inserted)
+            continue
+        removed: list[str] = []
+        cur = cs
+        for ms, e1 in c1:
+            removed.append(mid[cur:ms])
+            removed.append(e1.removed)
+            cur = ms + len(e1.inserted)
+        removed.append(mid[cur:ce])
+        inserted: list[str] = []
+        cur = cs
+        for k in range(j0, j):
+            e2 = second[k]
+            inserted.append(mid[cur : e2.start])
+            inserted.append(e2.inserted)
+            cur = e2.end
+        inserted.append(mid[cur:ce])
+        _append(out, in_start, in_end, "".join(removed), "".join(inserted))
+    return out

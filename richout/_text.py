@@ -1,0 +1,126 @@
+"""Character facts shared by every layer: JavaScript whitespace, UTF-16 lengths, line index.
+
+The reference implementation is JavaScript, so "whitespace", "trim" and string lengths follow
+ECMAScript rules, not Python's: ``str.isspace()`` also accepts U+001C-U+001F and U+0085, and
+``len()`` counts code points where JavaScript counts UTF-16 code units.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+__all__ = [
+    "JS_WS",
+    "JS_WS_CLASS",
+    "LineIndex",
+    "ascii_lower",
+    "collapse_blank_runs",
+    "has_js_ws",
+    "is_js_ws",
+    "js_ltrim",
+    "js_rtrim",
+    "js_trim",
+    "utf16_len",
+    "utf16_prefix",
+]
+
+#: ECMAScript WhiteSpace + LineTerminator: what ``String.prototype.trim`` and ``\s`` remove.
+JS_WS = (
+    "\t\n\x0b\x0c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+#: The same set as the body of a regex character class (no brackets).
+JS_WS_CLASS = r"\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+_JS_WS_SET = frozenset(JS_WS)
+_HAS_WS = re.compile(f"[{JS_WS_CLASS}]")
+_BLANK_RUN = re.compile(r"[ \t]{2,}")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def is_js_ws(ch: str) -> bool:
+    """True when ``ch`` is one JavaScript whitespace character."""
+    return ch in _JS_WS_SET
+
+
+def has_js_ws(s: str) -> bool:
+    """True when ``s`` contains a JavaScript whitespace character (JS ``/\\s/.test``)."""
+    return _HAS_WS.search(s) is not None
+
+
+def js_trim(s: str) -> str:
+    """JavaScript ``String.prototype.trim``."""
+    return s.strip(JS_WS)
+
+
+def js_ltrim(s: str) -> str:
+    """JavaScript ``String.prototype.trimStart``."""
+    return s.lstrip(JS_WS)
+
+
+def js_rtrim(s: str) -> str:
+    """JavaScript ``String.prototype.trimEnd``."""
+    return s.rstrip(JS_WS)
+
+
+def collapse_blank_runs(s: str) -> str:
+    """Collapse runs of 2+ spaces/tabs to one space, then JS-trim (the reference's line clean)."""
+    return js_trim(_BLANK_RUN.sub(" ", s))
+
+
+def utf16_len(s: str) -> int:
+    """Length of ``s`` in UTF-16 code units (JavaScript ``.length``)."""
+    n = len(s)
+    if s.isascii():
+        return n
+    return n + len(_ASTRAL.findall(s))
+
+
+def utf16_prefix(s: str, units: int) -> str:
+    """The longest prefix of ``s`` that fits in ``units`` UTF-16 code units.
+
+    JavaScript ``slice(0, units)`` may cut a surrogate pair in half; the half is never a
+    letter, so callers that only compare the prefix with ASCII lose nothing by dropping it.
+    """
+    out = []
+    used = 0
+    for ch in s:
+        w = 2 if ord(ch) > 0xFFFF else 1
+        if used + w > units:
+            break
+        out.append(ch)
+        used += w
+        if used == units:
+            break
+    return "".join(out)
+
+
+def ascii_lower(s: str) -> str:
+    """Lower-case ASCII letters only (JavaScript ``/i`` on ASCII patterns)."""
+    return s.translate(_ASCII_UPPER)
+
+
+class LineIndex:
+    """Maps code-point offsets of one text to 1-based (line, column); lines end at ``\\n``."""
+
+    __slots__ = ("_starts",)
+
+    def __init__(self, text: str) -> None:
+        starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            starts.append(i + 1)
+            i = find("\n", i + 1)
+        self._starts = starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of ``offset``."""
+        line = bisect.bisect_right(self._starts, offset) - 1
+        return line + 1, offset - self._starts[line] + 1
+
+    def line_start(self, line: int) -> int:
+        """Offset where 1-based ``line`` starts."""
+        return self._starts[line - 1]

@@ -1,0 +1,152 @@
+"""Command line: ``richout parse | render | jsonl | schema | conformance | envelope``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["InputError", "main", "read_text"]
+
+EXIT_OK = 0
+EXIT_FAIL = 1
+EXIT_USAGE = 2
+
+
+class InputError(Exception):
+    """A command-line input problem (unreadable file, bad encoding): exit status 2."""
+
+
+def read_text(source: str, *, replace_invalid: bool = False) -> str:
+    """Read a file (``-`` = standard input) as UTF-8; invalid bytes are an error unless told."""
+    try:
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if replace_invalid:
+            return data.decode("utf-8", errors="replace")
+        raise InputError(
+            f"{source} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            "pass --replace-invalid to read it with U+FFFD replacements"
+        ) from exc
+
+
+def _emit(obj: Any, compact: bool) -> None:
+    text = json.dumps(obj, ensure_ascii=False, indent=None if compact else 2)
+    try:
+        sys.stdout.write(text + "\n")
+    except UnicodeEncodeError:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=True, indent=None if compact else 2) + "\n")
+
+
+def _add_input(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", default="-", help="reply text file, or - for stdin")
+    p.add_argument("--compact", action="store_true", help="one-line JSON")
+    p.add_argument("--replace-invalid", action="store_true", help="read non-UTF-8 bytes as U+FFFD")
+
+
+def _cmd_parse(args: argparse.Namespace) -> int:
+    from .reply import parse_reply
+
+    text = read_text(args.file, replace_invalid=args.replace_invalid)
+    result = parse_reply(text, current_message_id=args.current_message_id)
+    _emit(result.to_wire(), args.compact)
+    return EXIT_OK
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from .render import render_reply
+
+    text = read_text(args.file, replace_invalid=args.replace_invalid)
+    _emit(render_reply(text, role=args.role).to_wire(), args.compact)
+    return EXIT_OK
+
+
+def _cmd_jsonl(args: argparse.Namespace) -> int:
+    from .jsonl import main_stdin
+
+    return main_stdin()
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from .schema import json_schema
+
+    _emit(json_schema(), args.compact)
+    return EXIT_OK
+
+
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from .conformance import load_cases, run, run_program
+
+    cases = load_cases(Path(args.cases) if args.cases else None, args.op or None)
+    report = run_program(cases, args.program) if args.program else run(cases)
+    for failure in report.failures:
+        print(failure.line())
+    print(report.summary())
+    return EXIT_OK if report.failed == 0 else EXIT_FAIL
+
+
+def _build() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="richout",
+        description="Read what an AI assistant wrote; say what a chat gateway should deliver.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("parse", help="delivery view of a reply (media, voice, reply target)")
+    _add_input(p)
+    p.add_argument("--current-message-id", default=None, help="id for [[reply_to_current]]")
+    p.set_defaults(func=_cmd_parse)
+
+    p = sub.add_parser("render", help="WebChat view of a reply (attachments, canvas blocks)")
+    _add_input(p)
+    p.add_argument("--role", default="assistant", help="message role (default: assistant)")
+    p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser("jsonl", help="answer JSON Lines requests on stdin (JSONL.md)")
+    p.set_defaults(func=_cmd_jsonl)
+
+    p = sub.add_parser("schema", help="print the JSON Schema of the public models")
+    p.add_argument("--compact", action="store_true", help="one-line JSON")
+    p.set_defaults(func=_cmd_schema)
+
+    p = sub.add_parser("conformance", help="run the conformance cases")
+    p.add_argument(
+        "--program", help='run the cases through CMD (speaks jsonl), e.g. "richout jsonl"'
+    )
+    p.add_argument("--cases", help="directory of case files (default: the bundled cases)")
+    p.add_argument("--op", action="append", help="only cases of this op (repeatable)")
+    p.set_defaults(func=_cmd_conformance)
+
+    try:
+        from .envelope.cli import add_parser as add_envelope
+    except ModuleNotFoundError as exc:  # pragma: no cover - until the envelope module lands
+        if exc.name is None or not exc.name.startswith("richout.envelope"):
+            raise
+    else:
+        add_envelope(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``richout`` command; returns the exit status."""
+    parser = _build()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except InputError as exc:
+        print(f"richout: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # pragma: no cover - reader went away
+        return EXIT_OK
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

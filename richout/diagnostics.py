@@ -1,0 +1,90 @@
+"""Collecting diagnostics (README decision 2): one record per construct and reason.
+
+Scanners call :meth:`Diagnostics.add` with code-point offsets of the text they were given;
+pipelines that run a scanner on a derived text pass ``offset_map`` so spans always refer to
+the caller's input. Records are sorted by ``start``, then ``code`` (MEDIA.md §17).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ._text import LineIndex
+from .models import Diagnostic, Severity
+
+__all__ = ["Diagnostics"]
+
+
+class Diagnostics:
+    """An ordered, de-duplicated collection of diagnostics over one input text."""
+
+    __slots__ = ("_items", "_seen", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._items: list[tuple[int, str, int, Severity, str, str | None]] = []
+        self._seen: set[tuple[str, int, int]] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def add(
+        self,
+        code: str,
+        severity: Severity,
+        message: str,
+        start: int,
+        end: int,
+        *,
+        field: str | None = None,
+    ) -> None:
+        """Record one finding over ``[start, end)`` of the input (duplicates are dropped)."""
+        key = (code, start, end)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self._items.append((start, code, end, severity, message, field))
+
+    def extend(
+        self, others: Iterable[Diagnostic], offset_map: Callable[[int], int] | None = None
+    ) -> None:
+        """Add diagnostics produced on another text, mapping their spans into this input."""
+        for d in others:
+            if d.start is None or d.end is None:
+                self.add(d.code, d.severity, d.message, 0, 0, field=d.field)
+                continue
+            s, e = d.start, d.end
+            if offset_map is not None:
+                s = offset_map(s)
+                e = max(s, offset_map(e))
+            self.add(d.code, d.severity, d.message, s, e, field=d.field)
+
+    def build(self) -> list[Diagnostic]:
+        """The records, sorted by start then code, with 1-based line and column."""
+        if not self._items:
+            return []
+        index = LineIndex(self._text)
+        out: list[Diagnostic] = []
+        for start, code, end, severity, message, field in sorted(
+            self._items, key=lambda t: (t[0], t[1])
+        ):
+            if field is not None and start == end == 0:
+                out.append(Diagnostic(code=code, severity=severity, message=message, field=field))
+                continue
+            line, column = index.line_col(start)
+            out.append(
+                Diagnostic(
+                    code=code,
+                    severity=severity,
+                    message=message,
+                    start=start,
+                    end=end,
+                    line=line,
+                    column=column,
+                    field=field,
+                )
+            )
+        return out

@@ -1,0 +1,18 @@
+"""Typed errors. Parsing functions never raise on text; these are for invalid arguments."""
+
+from __future__ import annotations
+
+__all__ = ["InvalidInput", "RichoutError"]
+
+
+class RichoutError(Exception):
+    """Base class of every error richout raises on purpose."""
+
+    #: Stable code used by ``richout jsonl`` (``error.type``).
+    code = "error"
+
+
+class InvalidInput(RichoutError, ValueError):
+    """An argument has the wrong type or shape; the message says what was expected."""
+
+    code = "invalid_input"

@@ -1,0 +1,32 @@
+"""Nothing is lost (README decision 3): rebuild the input text from a result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ._patch import Edit, invert
+from .models import EditRecord
+
+__all__ = ["edit_records", "rebuild"]
+
+
+class _HasEdits(Protocol):
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def edits(self) -> list[EditRecord]: ...
+
+
+def edit_records(patch: Sequence[Edit]) -> list[EditRecord]:
+    """Public records of an internal patch."""
+    return [
+        EditRecord(start=e.start, end=e.end, removed=e.removed, inserted=e.inserted) for e in patch
+    ]
+
+
+def rebuild(result: _HasEdits) -> str:
+    """The exact input text a result was computed from (its ``text`` with ``edits`` undone)."""
+    patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in result.edits]
+    return invert(result.text, patch)

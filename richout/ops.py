@@ -1,0 +1,125 @@
+"""The ``richout jsonl`` ops (JSONL.md): argument checking and wire conversion only.
+
+Each handler takes the request's ``input`` and ``options`` and returns the output object with
+wire names; bad arguments raise :class:`~richout.errors.InvalidInput`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InvalidInput
+from .jsonl import Handler
+
+__all__ = ["OPS", "opt_bool", "opt_str", "opt_str_list", "req_str"]
+
+
+def req_str(value: Any, what: str = "input") -> str:
+    """``value`` as a string, or InvalidInput."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, got {type(value).__name__}")
+    return value
+
+
+def opt_bool(options: dict[str, Any], name: str, default: bool) -> bool:
+    """Boolean option ``name`` (absent or null means ``default``)."""
+    value = options.get(name)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise InvalidInput(f"option {name} must be true or false, got {value!r}")
+    return value
+
+
+def opt_str(options: dict[str, Any], name: str) -> str | None:
+    """String option ``name`` or None."""
+    value = options.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(f"option {name} must be a string, got {value!r}")
+    return value
+
+
+def opt_str_list(options: dict[str, Any], name: str) -> list[str] | None:
+    """List-of-strings option ``name`` or None."""
+    value = options.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidInput(f"option {name} must be a list of strings")
+    return value
+
+
+def _media(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    from .media import split_media
+
+    return split_media(
+        req_str(inp),
+        extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
+        markdown_image_allowlist=opt_str_list(options, "markdownImageAllowlist"),
+        extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
+        extract_audio_directives=opt_bool(options, "extractAudioDirectives", True),
+    ).to_wire()
+
+
+def _directives(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    from .tags import parse_directives
+
+    return parse_directives(
+        req_str(inp),
+        current_message_id=opt_str(options, "currentMessageId"),
+        strip_audio_tag=opt_bool(options, "stripAudioTag", True),
+        strip_reply_tags=opt_bool(options, "stripReplyTags", True),
+    ).to_wire()
+
+
+def _reply(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    from .reply import parse_reply
+
+    token = opt_str(options, "silentToken")
+    return parse_reply(
+        req_str(inp),
+        current_message_id=opt_str(options, "currentMessageId"),
+        silent_token="NO_REPLY" if token is None else token,
+        extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
+        extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
+    ).to_wire()
+
+
+def _embed(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    from .embed import extract_embeds
+
+    return extract_embeds(req_str(inp)).to_wire()
+
+
+def _render(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    from .render import render_reply
+
+    role = opt_str(options, "role")
+    return render_reply(req_str(inp), role="assistant" if role is None else role).to_wire()
+
+
+def _text_ops() -> dict[str, Handler]:
+    return {
+        "media": _media,
+        "directives": _directives,
+        "reply": _reply,
+        "embed": _embed,
+        "render": _render,
+    }
+
+
+def _all_ops() -> dict[str, Handler]:
+    table = _text_ops()
+    try:
+        from .envelope.ops import OPS as ENVELOPE_OPS
+    except ModuleNotFoundError as exc:  # pragma: no cover - until the envelope module lands
+        if exc.name is None or not exc.name.startswith("richout.envelope"):
+            raise
+    else:
+        table.update(ENVELOPE_OPS)
+    return table
+
+
+OPS: dict[str, Handler] = _all_ops()
