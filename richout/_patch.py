@@ -7,10 +7,20 @@ patch plus the output text rebuilds the input exactly (README decision 3).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import bisect
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
-__all__ = ["Edit", "Patch", "apply", "compose", "invert", "patch_from_pieces"]
+__all__ = [
+    "Edit",
+    "Patch",
+    "apply",
+    "compose",
+    "invert",
+    "offset_mapper",
+    "patch_from_pieces",
+    "source_offset",
+]
 
 
 class Edit(NamedTuple):
@@ -143,3 +153,36 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
         inserted.append(mid[cur:ce])
         _append(out, in_start, in_end, "".join(removed), "".join(inserted))
     return out
+
+
+def source_offset(patch: Sequence[Edit], pos: int) -> int:
+    """Map offset ``pos`` of the patched text back to the input of ``patch``."""
+    return offset_mapper(patch)(pos)
+
+
+def offset_mapper(patch: Sequence[Edit]) -> Callable[[int], int]:
+    """A function mapping offsets of the patched text back to the input of ``patch``.
+
+    A position inside an inserted text maps to the start of the edit that inserted it; a
+    position at or after an edit's output end maps past the edit. Each call is O(log n).
+    """
+    out_starts: list[int] = []
+    out_ends: list[int] = []
+    shift = 0
+    for e in patch:
+        out_starts.append(e.start + shift)
+        out_ends.append(e.start + shift + len(e.inserted))
+        shift += len(e.inserted) - (e.end - e.start)
+    edits = list(patch)
+
+    def to_input(pos: int) -> int:
+        k = bisect.bisect_right(out_starts, pos) - 1
+        # Several pure deletions can share an output start; the last one decides.
+        if k < 0:
+            return pos
+        e = edits[k]
+        if pos < out_ends[k]:
+            return e.start
+        return e.end + (pos - out_ends[k])
+
+    return to_input
