@@ -65,9 +65,9 @@ def main() -> int:
     for per_mb, dt, mb, op, name in rows[: args.top]:
         print(f"| {name} | {op} | {mb:.2f} | {dt:.3f} | {per_mb:.3f} |")
     total = sum(r[1] for r in rows)
-    print(
-        f"\n{len(rows)} runs, {total:.1f} s in all; worst {rows[0][0]:.3f} s/MB ({rows[0][4]}, {rows[0][3]})"
-    )
+    worst = rows[0]
+    print(f"\n{len(rows)} runs, {total:.1f} s in all; worst {worst[0]:.3f} s/MB")
+    print(f"(input {worst[4]}, op {worst[3]})")
     return 0
 
 

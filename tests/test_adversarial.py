@@ -16,9 +16,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-import make_corpus  # noqa: E402
+import make_corpus
 
-import richout  # noqa: E402
+import richout
 
 _INPUTS = make_corpus.make_adversarial(20260520)
 _SECONDS_PER_MB = 60.0

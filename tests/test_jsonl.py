@@ -25,7 +25,8 @@ def test_every_bad_line_gets_an_error_response_and_the_process_goes_on() -> None
             '{"id": "a", "op": "nope"}\n',
             '{"id": "b", "op": "media", "input": 42}\n',
             '{"id": "c", "op": "media", "input": "x", "options": []}\n',
-            '{"id": "d", "op": "media", "input": "x", "options": {"extractMediaDirectives": "yes"}}\n',
+            '{"id": "d", "op": "media", "input": "x", '
+            '"options": {"extractMediaDirectives": "yes"}}\n',
             '{"id": "e", "op": "media", "input": NaN}\n',
             "\n",
             '{"id": "f", "op": "media", "input": "MEDIA:https://example.com/a.png"}\n',
