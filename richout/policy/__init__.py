@@ -1,0 +1,228 @@
+"""The reference policy: is one candidate reference deliverable? (MEDIA.md §7-§8).
+
+``check_reference`` explains (a :class:`Verdict` with a §17.2 code and a human reason);
+``is_valid_reference`` makes the same decision on the hot path without building one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "OK",
+    "REJECTION_CODES",
+    "Verdict",
+    "check_hostname",
+    "check_inbound",
+    "check_reference",
+    "check_remote",
+    "has_file_extension",
+    "has_scheme_prefix",
+    "is_likely_local_path",
+    "is_traversal_or_unsupported_home",
+    "is_valid_reference",
+    "looks_local",
+    "parse_inbound",
+    "starts_at_root",
+    "strip_file_prefix",
+]
+
+#: Every code a rejected candidate can carry (MEDIA.md §17.2, without ``media.line_removed``,
+#: which is about a directive line, not a candidate).
+REJECTION_CODES = frozenset(
+    {
+        "media.remote.not_https",
+        "media.remote.invalid_url",
+        "media.remote.credentials",
+        "media.remote.host_blocked",
+        "media.remote.ip_blocked",
+        "media.remote.ipv6_literal",
+        "media.inbound.invalid",
+        "media.local.traversal",
+        "media.local.unsupported_home",
+        "media.too_long",
+        "media.scheme_unsupported",
+        "media.not_a_reference",
+    }
+)
+
+#: MEDIA.md §7 rule 2, in UTF-16 code units.
+MAX_REFERENCE_UNITS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a reference is acceptable; when not, the §17.2 code and a human reason."""
+
+    ok: bool
+    code: str | None = None
+    reason: str = ""
+
+
+#: The accepted verdict; every accepting path returns this one object.
+OK = Verdict(True)
+
+# The submodules import Verdict/OK from here, so they must be defined before these imports.
+from .._text import ascii_lower, has_js_ws, utf16_len  # noqa: E402
+from .inbound import check_inbound, parse_inbound  # noqa: E402
+from .local import (  # noqa: E402
+    has_file_extension,
+    has_scheme_prefix,
+    is_likely_local_path,
+    is_traversal,
+    is_traversal_or_unsupported_home,
+    looks_local,
+    starts_at_root,
+    strip_file_prefix,
+)
+from .remote import check_hostname, check_remote  # noqa: E402
+
+
+def _too_long(s: str) -> bool:
+    n = len(s)
+    # Each code point is 1 or 2 units, so only the middle band needs counting.
+    if n <= MAX_REFERENCE_UNITS // 2:
+        return False
+    if n > MAX_REFERENCE_UNITS:
+        return True
+    return utf16_len(s) > MAX_REFERENCE_UNITS
+
+
+def _is_http(s: str) -> bool:
+    head = ascii_lower(s[:8])
+    return head.startswith("http://") or head == "https://"
+
+
+def _is_media(s: str) -> bool:
+    return ascii_lower(s[:8]) == "media://"
+
+
+def is_valid_reference(
+    candidate: str, *, allow_spaces: bool = False, allow_bare_filename: bool = False
+) -> bool:
+    """MEDIA §7 as a bare decision: the same answer as ``check_reference(...).ok``, faster."""
+    s = strip_file_prefix(candidate)
+    if not s or _too_long(s):
+        return False
+    if not allow_spaces and has_js_ws(s):
+        return False
+    if _is_http(s):
+        return check_remote(s) is OK
+    if _is_media(s):
+        return parse_inbound(s) is not None
+    if is_likely_local_path(s):
+        return True
+    if is_traversal_or_unsupported_home(s):
+        return False
+    return allow_bare_filename and not has_scheme_prefix(s) and has_file_extension(s)
+
+
+def _whitespace_reason(s: str) -> str:
+    for index, ch in enumerate(s):
+        if has_js_ws(ch):
+            return (
+                f"it contains whitespace (U+{ord(ch):04X} at position {index}); "
+                "quote the whole reference or percent-encode the space"
+            )
+    return "it contains whitespace"  # pragma: no cover - has_js_ws said there is some
+
+
+def _shown(s: str) -> str:
+    return repr(s if len(s) <= 80 else s[:77] + "...")
+
+
+def _unrecognised(s: str, allow_bare_filename: bool) -> Verdict:
+    """The §17.2 code and reason for a candidate that fell through every accepting rule."""
+    if has_scheme_prefix(s):
+        scheme = s[: s.index(":")]
+        lower = ascii_lower(scheme)
+        if len(scheme) == 1:
+            return Verdict(
+                False,
+                "media.not_a_reference",
+                f"{_shown(s)} is a drive-relative Windows path; write {scheme}:\\… or {scheme}:/…",
+            )
+        if lower in ("http", "https"):
+            return Verdict(
+                False,
+                "media.not_a_reference",
+                f"{_shown(s)} lacks the // after {scheme}:; write https://host/path",
+            )
+        if lower == "media":
+            return Verdict(
+                False,
+                "media.not_a_reference",
+                f"{_shown(s)} is not a media:// reference; write media://inbound/<id>",
+            )
+        if lower == "file":
+            return Verdict(
+                False,
+                "media.not_a_reference",
+                "only one file: prefix is removed and what remains still has a scheme; "
+                "write a single file:///path",
+            )
+        return Verdict(
+            False,
+            "media.scheme_unsupported",
+            f"the {scheme}: scheme is not delivered; use https://, media://inbound/ "
+            "or a local path",
+        )
+    if has_file_extension(s):
+        # Only reachable with bare filenames disallowed.
+        return Verdict(
+            False,
+            "media.not_a_reference",
+            f"{_shown(s)} is a bare filename, accepted only as the whole MEDIA: payload; "
+            "write ./" + s[:60] + " or an absolute path",
+        )
+    why = (
+        "a name without / or \\ must end with a file extension such as .png"
+        if allow_bare_filename
+        else "a name without / or \\ is accepted only as the whole MEDIA: payload"
+    )
+    return Verdict(
+        False,
+        "media.not_a_reference",
+        f"{_shown(s)} is not a path, https:// URL or media://inbound reference ({why})",
+    )
+
+
+def check_reference(
+    candidate: str, *, allow_spaces: bool = False, allow_bare_filename: bool = False
+) -> Verdict:
+    """MEDIA §7: strip one file prefix, then length, whitespace, remote, inbound, local rules."""
+    s = strip_file_prefix(candidate)
+    if not s:
+        return Verdict(False, "media.not_a_reference", "the reference is empty")
+    if _too_long(s):
+        return Verdict(
+            False,
+            "media.too_long",
+            f"the reference is {utf16_len(s)} UTF-16 units long; "
+            f"at most {MAX_REFERENCE_UNITS} are accepted",
+        )
+    if not allow_spaces and has_js_ws(s):
+        return Verdict(False, "media.not_a_reference", _whitespace_reason(s))
+    if _is_http(s):
+        return check_remote(s)
+    if _is_media(s):
+        return check_inbound(s)
+    if is_likely_local_path(s):
+        return OK
+    if is_traversal(s):
+        return Verdict(
+            False,
+            "media.local.traversal",
+            f"{_shown(s)} climbs out of its directory with '..'; "
+            "use an absolute or workspace-relative path without '..' segments",
+        )
+    if is_traversal_or_unsupported_home(s):
+        return Verdict(
+            False,
+            "media.local.unsupported_home",
+            f"{_shown(s)} starts with '~' but not '~/'; other users' home directories "
+            "are not supported, write ~/… or an absolute path",
+        )
+    if allow_bare_filename and not has_scheme_prefix(s) and has_file_extension(s):
+        return OK
+    return _unrecognised(s, allow_bare_filename)

@@ -1,0 +1,112 @@
+"""Local-path shape tests of the reference policy (MEDIA.md §1.5-§1.7, §6.6, §8.3).
+
+Every test is lexical and mirrors a JavaScript check of the reference: ASCII letters only
+for drive letters and schemes, ``/`` and ``\\`` both separate segments, ``$`` means the
+very end of the string (Python's ``$`` would also match before a final newline, so no
+pattern here relies on it). All functions are O(len(s)) with no backtracking.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "has_file_extension",
+    "has_scheme_prefix",
+    "is_likely_local_path",
+    "is_supported_home",
+    "is_traversal",
+    "is_traversal_or_unsupported_home",
+    "is_unsupported_home",
+    "is_windows_drive",
+    "looks_local",
+    "starts_at_root",
+    "strip_file_prefix",
+]
+
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# Anchored with match(); one quantifier followed by a literal, so at most one linear pass.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_SEGMENT_SPLIT = re.compile(r"[/\\]")
+
+
+def strip_file_prefix(s: str) -> str:
+    """MEDIA §1.7: remove one leading ``file:`` (+ optional ``//``), ASCII case-insensitive."""
+    if len(s) >= 5 and s[4] == ":" and s[:4].isascii() and s[:4].lower() == "file":
+        return s[7:] if s[5:7] == "//" else s[5:]
+    return s
+
+
+def has_scheme_prefix(s: str) -> bool:
+    """MEDIA §1.6: ``[A-Za-z][A-Za-z0-9+.-]*:`` at the start of ``s``."""
+    return _SCHEME.match(s) is not None
+
+
+def has_file_extension(s: str) -> bool:
+    """MEDIA §1.5: ``.`` followed by 1-10 ASCII word characters at the very end of ``s``."""
+    n = len(s)
+    i = n
+    # A run longer than 10 cannot be preceded by the dot within reach, so stop at 11.
+    while i > 0 and n - i <= 10 and s[i - 1] in _WORD:
+        i -= 1
+    run = n - i
+    return 1 <= run <= 10 and i > 0 and s[i - 1] == "."
+
+
+def is_windows_drive(s: str) -> bool:
+    """``X:\\`` or ``X:/`` at the start, X an ASCII letter."""
+    return len(s) >= 3 and s[0] in _ASCII_LETTERS and s[1] == ":" and s[2] in "/\\"
+
+
+def is_supported_home(s: str) -> bool:
+    """``~/`` or ``~\\``: the only home-relative forms the reference accepts."""
+    return s.startswith(("~/", "~\\"))
+
+
+def is_unsupported_home(s: str) -> bool:
+    """Starts with ``~`` but not ``~/`` or ``~\\`` (``~``, ``~user/x``)."""
+    return s.startswith("~") and not is_supported_home(s)
+
+
+def is_traversal(s: str) -> bool:
+    """``../`` prefix, exactly ``..``, or ``..`` as a whole ``/``- or ``\\``-bounded segment."""
+    if s.startswith("../") or s == "..":
+        return True
+    if ".." not in s:
+        return False
+    return any(seg == ".." for seg in _SEGMENT_SPLIT.split(s))
+
+
+def is_traversal_or_unsupported_home(s: str) -> bool:
+    """MEDIA §8.3 traversal / unsupported home form (hard reject)."""
+    return is_traversal(s) or is_unsupported_home(s)
+
+
+def _has_separator(s: str) -> bool:
+    return "/" in s or "\\" in s
+
+
+def is_likely_local_path(s: str) -> bool:
+    """MEDIA §8.3 local-path test: the accepting test for local references."""
+    if is_traversal_or_unsupported_home(s):
+        return False
+    return (
+        s.startswith(("/", "./", "~/", "~\\", "\\\\"))
+        or is_windows_drive(s)
+        or (_has_separator(s) and not has_scheme_prefix(s))
+    )
+
+
+def looks_local(s: str) -> bool:
+    """MEDIA §8.3 "looks local": decides whether a rejected directive is hidden (§9.2)."""
+    return (
+        s.startswith(("/", "./", "../", "~", "\\\\"))
+        or is_windows_drive(s)
+        or (_has_separator(s) and not has_scheme_prefix(s))
+    )
+
+
+def starts_at_root(s: str) -> bool:
+    """MEDIA §6.6 root: ``X:\\`` ``X:/`` ``/`` ``~`` ``./`` ``../`` ``.\\`` ``..\\`` ``\\\\``."""
+    return s.startswith(("/", "~", "./", "../", ".\\", "..\\", "\\\\")) or is_windows_drive(s)

@@ -1,0 +1,248 @@
+"""Remote reference policy (MEDIA.md §8.1): https only, no credentials, blocked hostnames.
+
+The policy is lexical, exactly like the reference: hosts are never resolved, so
+``127.0.0.1.nip.io`` passes and every IPv6 literal fails (WHATWG serializes IPv6 without a
+dot, so rule 2 catches it; README G18). URLs are parsed with ada-url, the WHATWG parser
+Node itself uses; ``urllib`` would disagree on ``\\``, legacy IPv4 and IDNA.
+"""
+
+from __future__ import annotations
+
+from ada_url import parse_url
+
+from .._text import ascii_lower, js_trim
+from . import OK, Verdict
+from .ip import (
+    IpRange,
+    blocked_ipv4_range,
+    blocked_ipv6_range,
+    embedded_ipv4,
+    format_ipv4,
+    is_legacy_ipv4_literal,
+    legacy_ipv4_value,
+    parse_canonical_ipv4,
+    parse_ipv6,
+)
+
+__all__ = ["check_hostname", "check_remote", "normalize_hostname", "whatwg_parse"]
+
+_URL_PARTS = ("protocol", "username", "password", "hostname", "pathname", "search", "hash")
+_BLOCKED_NAMES = frozenset({"localhost", "localhost.localdomain", "metadata.google.internal"})
+_BLOCKED_SUFFIXES = (".localhost", ".local", ".internal")
+_HOST_END = frozenset("/\\?#")
+
+
+def _to_usv(s: str) -> str:
+    """The string JavaScript's URL parser would see: paired surrogates joined, lone ones U+FFFD."""
+    return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def whatwg_parse(s: str) -> dict[str, str] | None:
+    """WHATWG-parse ``s`` (ada-url); the URL's string parts, or None when parsing fails.
+
+    Python strings may hold surrogate code points that UTF-8 cannot carry; JavaScript's
+    ``new URL`` converts its argument to a USVString first, so do the same before retrying.
+    """
+    try:
+        parsed = parse_url(s, _URL_PARTS)
+    except ValueError:
+        try:
+            s.encode("utf-8")
+        except UnicodeEncodeError:
+            try:
+                parsed = parse_url(_to_usv(s), _URL_PARTS)
+            except ValueError:
+                return None
+        else:
+            return None
+    return {k: v for k, v in parsed.items() if isinstance(v, str)}
+
+
+def normalize_hostname(hostname: str) -> str:
+    """Lower-case, drop one leading ``[`` and one trailing ``]``, drop all trailing dots."""
+    h = js_trim(hostname).lower()
+    if h.startswith("["):
+        h = h[1:]
+    if h.endswith("]"):
+        h = h[:-1]
+    return h.rstrip(".")
+
+
+def _ip_reason(host: str, block: IpRange, written: str = "") -> str:
+    return f"host {host}{written} is in the {block.name} range {block.cidr}"
+
+
+def _ipv6_problem(address: int) -> str | None:
+    """Why an IPv6 address is in blocked space (its own block or the IPv4 it embeds), if it is."""
+    block = blocked_ipv6_range(address)
+    if block is not None:
+        return f"is in the {block.name} range {block.cidr}"
+    carried = embedded_ipv4(address)
+    if carried is not None:
+        v4, how = carried
+        v4_block = blocked_ipv4_range(v4)
+        if v4_block is not None:
+            return (
+                f"embeds {format_ipv4(v4)} ({how}), "
+                f"which is in the {v4_block.name} range {v4_block.cidr}"
+            )
+    return None
+
+
+def check_hostname(hostname: str) -> Verdict:
+    """MEDIA §8.1 "blocked hostname" rules 1-6 on a serialized or raw hostname."""
+    h = normalize_hostname(hostname)
+    shown = hostname if hostname else "(empty)"
+    # Rule 1: an empty name or any empty label.
+    if not h or "" in h.split("."):
+        return Verdict(
+            False,
+            "media.remote.host_blocked",
+            f"host {shown} has an empty label; write a fully qualified public name",
+        )
+    if "." not in h:
+        # Rule 2. An IPv6 literal lands here too (WHATWG never writes one with a dot).
+        if ":" in h:
+            v6 = parse_ipv6(h)
+            if v6 is not None:
+                problem = _ipv6_problem(v6)
+                extra = f"; it also {problem}" if problem else ""
+                return Verdict(
+                    False,
+                    "media.remote.ipv6_literal",
+                    f"host {shown} is an IPv6 literal, and IPv6 literal hosts are never "
+                    f"delivered (the policy is lexical){extra}; use a public DNS name",
+                )
+        return Verdict(
+            False,
+            "media.remote.host_blocked",
+            f"host {shown} is a single-label name (no dot), which is never public; "
+            "use a fully qualified public name",
+        )
+    # Rule 3.
+    if h in _BLOCKED_NAMES or h.endswith(_BLOCKED_SUFFIXES):
+        return Verdict(
+            False,
+            "media.remote.host_blocked",
+            f"host {shown} is a local or internal name (localhost, .localhost, .local, "
+            ".internal and cloud metadata names are blocked)",
+        )
+    # Rule 4, IPv4.
+    v4 = parse_canonical_ipv4(h)
+    if v4 is not None:
+        block = blocked_ipv4_range(v4)
+        if block is None:
+            return OK
+        return Verdict(False, "media.remote.ip_blocked", _ip_reason(h, block))
+    if ":" in h:
+        v6 = parse_ipv6(h)
+        if v6 is None:
+            # Rule 5.
+            return Verdict(
+                False,
+                "media.remote.ip_blocked",
+                f"host {shown} contains ':' but is not a parseable IP address",
+            )
+        # Rule 4, IPv6 (only reachable for callers that do not canonicalise).
+        problem = _ipv6_problem(v6)
+        if problem is None:
+            return OK
+        return Verdict(False, "media.remote.ip_blocked", f"host {shown} {problem}")
+    # Rule 6.
+    if is_legacy_ipv4_literal(h):
+        value = legacy_ipv4_value(h)
+        meaning = f" (read by browsers as {format_ipv4(value)})" if value is not None else ""
+        return Verdict(
+            False,
+            "media.remote.ip_blocked",
+            f"host {shown} is a legacy (short, octal or hex) IPv4 literal{meaning}; "
+            "only canonical dotted-decimal IPv4 hosts are judged",
+        )
+    return OK
+
+
+def _written_host(url: str) -> str:
+    """The host as spelled in ``url`` (after ``//``, userinfo and port removed), lexically."""
+    start = url.find("//")
+    if start < 0:
+        return ""
+    start += 2
+    end = start
+    n = len(url)
+    while end < n and url[end] not in _HOST_END:
+        end += 1
+    authority = url[start:end]
+    authority = authority[authority.rfind("@") + 1 :]
+    if authority.startswith("["):
+        close = authority.find("]")
+        return authority[: close + 1] if close >= 0 else authority
+    colon = authority.rfind(":")
+    return authority[:colon] if colon >= 0 else authority
+
+
+def _invalid_url_reason(url: str) -> str:
+    host_and_port = url[url.find("//") + 2 :] if "//" in url else ""
+    host = _written_host(url)
+    if not host:
+        return "the URL has no host (WHATWG parsing failed); write https://host/path"
+    end = 0
+    while end < len(host_and_port) and host_and_port[end] not in _HOST_END:
+        end += 1
+    authority = host_and_port[:end]
+    authority = authority[authority.rfind("@") + 1 :]
+    port = authority[len(host) + 1 :] if authority.startswith(host + ":") else ""
+    if port:
+        digits = port.lstrip("0")
+        if (
+            not port.isascii()
+            or not port.isdigit()
+            or len(digits) > 5
+            or (digits and int(digits) > 65535)
+        ):
+            return f"port {port[:20]!r} is not a number from 0 to 65535 (WHATWG parsing failed)"
+    return f"{url[:80]!r} is not a valid URL (WHATWG parsing failed at host {host[:80]!r})"
+
+
+def check_remote(url: str) -> Verdict:
+    """MEDIA §8.1: WHATWG parse, https only, no username/password, hostname not blocked."""
+    head = ascii_lower(url[:8])
+    if head.startswith("http://"):
+        # The reference rejects http: whether or not the rest parses; say the real fix.
+        return Verdict(
+            False,
+            "media.remote.not_https",
+            "only https: URLs are delivered; use https://… instead of http://…",
+        )
+    parsed = whatwg_parse(url)
+    if parsed is None:
+        return Verdict(False, "media.remote.invalid_url", _invalid_url_reason(url))
+    protocol = parsed["protocol"]
+    if protocol == "http:":
+        return Verdict(
+            False,
+            "media.remote.not_https",
+            "only https: URLs are delivered; use https://… instead of http://…",
+        )
+    if protocol != "https:":
+        return Verdict(
+            False,
+            "media.scheme_unsupported",
+            f"the {protocol} scheme is not delivered; only https:// URLs are remote references",
+        )
+    if parsed["username"] or parsed["password"]:
+        return Verdict(
+            False,
+            "media.remote.credentials",
+            "the URL carries a username or password; remove the user:password@ part",
+        )
+    verdict = check_hostname(parsed["hostname"])
+    if verdict.ok:
+        return verdict
+    written = js_trim(_written_host(url))
+    if written and normalize_hostname(written) != normalize_hostname(parsed["hostname"]):
+        return Verdict(
+            False,
+            verdict.code,
+            f"{verdict.reason} (written {written[:80]!r} in the URL)",
+        )
+    return verdict
