@@ -180,6 +180,14 @@ class CanvasBlock(Model):
     type: Literal["canvas"] = "canvas"
     preview: CanvasPreview
 
+    @classmethod
+    def from_json(cls, obj: object) -> CanvasBlock:
+        """Read a stored block as the Control UI does (EMBED.md §8.3); InvalidInput if rejected."""
+        # embed.py imports this module; importing it lazily keeps the cycle out of load time.
+        from .embed import canvas_block_from_json
+
+        return canvas_block_from_json(obj)
+
 
 class EmbedResult(Model):
     """Result of :func:`richout.extract_embeds` (EMBED.md §1-§7)."""
