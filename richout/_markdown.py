@@ -27,10 +27,12 @@ from markdown_it.token import Token
 from ._text import js_ltrim
 
 __all__ = [
+    "BlockStructure",
     "CodeParse",
     "ImageSpan",
     "Region",
     "SourceLines",
+    "block_structure",
     "find_images",
     "parse_code",
 ]
@@ -321,3 +323,35 @@ def find_images(text: str) -> list[ImageSpan]:
         for a, b, dest in env["images"]:
             out.append(ImageSpan(to_source(a), to_source(b - 1) + 1, dest))
     return out
+
+
+class BlockStructure(NamedTuple):
+    """Where CommonMark (HTML enabled) sees HTML blocks and list-item / block-quote containers.
+
+    Spans are ``[start, end)`` in code points of the original text, sorted by start, each
+    covering whole source lines; containers may nest, so their spans may overlap.
+    """
+
+    html: list[tuple[int, int]]
+    containers: list[tuple[int, int]]
+
+
+def block_structure(text: str) -> BlockStructure:
+    """HTML blocks and list-item/block-quote spans of ``text`` (one block-level parse)."""
+    md = _image_parser()
+    tokens = md.parse(text, {})
+    src = SourceLines(text)
+    last = len(src.lines) - 1
+    html: list[tuple[int, int]] = []
+    containers: list[tuple[int, int]] = []
+    for tok in tokens:
+        if tok.map is None:
+            continue
+        if tok.type not in ("html_block", "list_item_open", "blockquote_open"):
+            continue
+        l0, l1 = tok.map
+        if l0 > last:
+            continue
+        span = (src.starts[l0], src.line_end(min(max(l1 - 1, l0), last)))
+        (html if tok.type == "html_block" else containers).append(span)
+    return BlockStructure(html, sorted(containers))
