@@ -22,7 +22,7 @@ from ada_url import URL
 from lark import Token, Tree
 
 from ._grammar import load_grammar
-from ._patch import patch_from_pieces
+from ._patch import Edit
 from ._text import ascii_lower, is_js_ws, js_ltrim, js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
@@ -42,8 +42,11 @@ __all__ = [
     "parse_opener",
 ]
 
-_OPENER = "[embed"
-_CLOSER = "[/embed]"
+# Literal, quantifier-free patterns: ASCII case-insensitive without lower-casing the text.
+_OPENER = re.compile(r"\[[Ee][Mm][Bb][Ee][Dd]")
+_CLOSER = re.compile(r"\[/[Ee][Mm][Bb][Ee][Dd]\]")
+_CLOSER_LEN = len("[/embed]")
+_VIEW = re.compile(r"\[[Vv][Ii][Ee][Ww]")
 _CANVAS_DOCUMENTS = "/__openclaw__/canvas/documents/"
 _SURFACE = "assistant_message"
 #: Attributes §6 reads; every other pair name is reported as unknown.
@@ -195,12 +198,14 @@ class _Index:
 
     __slots__ = ("brackets", "closers", "newlines", "openers", "quotes", "text")
 
-    def __init__(self, text: str, low: str) -> None:
+    def __init__(self, text: str) -> None:
         self.text = text
         n = len(text)
-        self.openers = [i for i in _positions(low, _OPENER) if i + 6 < n and is_js_ws(text[i + 6])]
+        self.openers = [
+            m.start() for m in _OPENER.finditer(text) if m.end() < n and is_js_ws(text[m.end()])
+        ]
         self.brackets = _positions(text, "]")
-        self.closers = _positions(low, _CLOSER)
+        self.closers = [m.start() for m in _CLOSER.finditer(text)]
         self.newlines: list[int] | None = None
         self.quotes: tuple[list[int], list[int]] | None = None
 
@@ -234,7 +239,7 @@ class _Index:
                 jc += 1
             if jc == nc:
                 continue
-            end = closers[jc] + len(_CLOSER)
+            end = closers[jc] + _CLOSER_LEN
             found.append(_Found(s, end, r, True))
             cursor = end
         return found
@@ -473,7 +478,7 @@ def _preview_diagnostics(
 
 def _body_diagnostics(diags: Diagnostics, text: str, found: _Found) -> None:
     body_start = found.close + 1
-    body_end = found.end - len(_CLOSER)
+    body_end = found.end - _CLOSER_LEN
     body = text[body_start:body_end]
     if not js_trim(body):
         return
@@ -501,12 +506,11 @@ def _body_diagnostics(diags: Diagnostics, text: str, found: _Found) -> None:
         )
 
 
-def _legacy_diagnostics(
-    diags: Diagnostics, text: str, low: str, index: _Index, skip: _Skip
-) -> None:
+def _legacy_diagnostics(diags: Diagnostics, text: str, index: _Index, skip: _Skip) -> None:
     """``[view ...]`` and ``present_view`` are obsolete (§10); say so where they appear."""
     n = len(text)
-    for i in _positions(low, "[view"):
+    for m in _VIEW.finditer(text):
+        i = m.start()
         nxt = text[i + 5] if i + 5 < n else ""
         if not (nxt == "]" or (nxt and is_js_ws(nxt))) or skip.hidden(i):
             continue
@@ -568,12 +572,13 @@ class _Extraction:
 
 def _extract(text: str, *, explain: bool) -> _Extraction:
     diags = Diagnostics(text)
-    low = ascii_lower(text) if "[" in text else ""
-    if not js_trim(text) or _OPENER not in low:
-        if explain and ("[view" in low or "present_view" in text):
-            _legacy_diagnostics(diags, text, low, _Index(text, low), _Skip(CodeMap(text), []))
+    bracket = "[" in text
+    # Whitespace-only text (§1) holds no opener, so one search covers the whole fast path.
+    if not bracket or _OPENER.search(text) is None:
+        if explain and ((bracket and _VIEW.search(text)) or "present_view" in text):
+            _legacy_diagnostics(diags, text, _Index(text), _Skip(CodeMap(text), []))
         return _Extraction(text, [], [], diags)
-    index = _Index(text, low)
+    index = _Index(text)
     codes = CodeMap(text)
     surviving: list[_Found] = []
     in_code: list[_Found] = []
@@ -618,7 +623,7 @@ def _extract(text: str, *, explain: bool) -> _Extraction:
             removed=removed,
         )
         removed_skip = _Skip(codes, [(f.start, f.end) for f in removed])
-        _legacy_diagnostics(diags, text, low, index, removed_skip)
+        _legacy_diagnostics(diags, text, index, removed_skip)
 
     if not removed:
         return _Extraction(text, [], [], diags)
@@ -762,7 +767,7 @@ def _unmatched_reason(index: _Index, s: int, swallowed: bool) -> str:
 def extract_embeds(text: str) -> EmbedResult:
     """Turn ``[embed ...]`` shortcodes outside code into canvas previews (EMBED.md §1-§7)."""
     ex = _extract(text, explain=True)
-    patch = patch_from_pieces(text, ((f.start, f.end, "") for f in ex.removed))
+    patch = _removal_patch(text, ex.removed)
     spans = [
         Span(kind="embed", start=f.start, end=f.end, value=p.view_id or p.url)
         for f, p in zip(ex.removed, ex.previews, strict=True)
@@ -774,6 +779,21 @@ def extract_embeds(text: str) -> EmbedResult:
         spans=spans,
         edits=edit_records(patch),
     )
+
+
+def _removal_patch(text: str, removed: list[_Found]) -> list[Edit]:
+    """One edit per run of touching removed shortcodes (built in one slice, never by +=)."""
+    patch: list[Edit] = []
+    i, n = 0, len(removed)
+    while i < n:
+        start = removed[i].start
+        end = removed[i].end
+        i += 1
+        while i < n and removed[i].start == end:
+            end = removed[i].end
+            i += 1
+        patch.append(Edit(start, end, text[start:end], ""))
+    return patch
 
 
 def embeds_for_delivery_diagnostics(text: str) -> list[Diagnostic]:
