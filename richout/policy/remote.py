@@ -73,20 +73,25 @@ def _ip_reason(host: str, block: IpRange, written: str = "") -> str:
 
 
 def _ipv6_problem(address: int) -> str | None:
-    """Why an IPv6 address is in blocked space (its own block or the IPv4 it embeds), if it is."""
-    block = blocked_ipv6_range(address)
-    if block is not None:
-        return f"is in the {block.name} range {block.cidr}"
+    """Why an IPv6 address is in blocked space (the IPv4 it embeds, or its own block), if it is.
+
+    A blocked embedded address is named first ("embeds 127.0.0.1" says more than
+    "2001::/23"), except the IPv4-compatible reading, which would call ``::1`` "0.0.0.1".
+    """
+    embedded: str | None = None
     carried = embedded_ipv4(address)
     if carried is not None:
         v4, how = carried
         v4_block = blocked_ipv4_range(v4)
         if v4_block is not None:
-            return (
+            embedded = (
                 f"embeds {format_ipv4(v4)} ({how}), "
                 f"which is in the {v4_block.name} range {v4_block.cidr}"
             )
-    return None
+    block = blocked_ipv6_range(address)
+    if block is None or (embedded is not None and carried and carried[1] != "IPv4-compatible"):
+        return embedded
+    return f"is in the {block.name} range {block.cidr}"
 
 
 def check_hostname(hostname: str) -> Verdict:
@@ -106,7 +111,7 @@ def check_hostname(hostname: str) -> Verdict:
             v6 = parse_ipv6(h)
             if v6 is not None:
                 problem = _ipv6_problem(v6)
-                extra = f"; it also {problem}" if problem else ""
+                extra = f"; the address {problem}" if problem else ""
                 return Verdict(
                     False,
                     "media.remote.ipv6_literal",

@@ -1,0 +1,402 @@
+"""Hostile remote references and their verdicts (MEDIA.md §7, §8.1, §17.2).
+
+Each row is a candidate as the payload tokenizer would hand it to the policy, and the
+verdict the reference's rules give it: ``OK`` or the exact rejection code. Rows marked
+with ``SPACES`` are judged with spaces allowed (a quoted payload).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from richout.policy import check_hostname, check_reference, check_remote, is_valid_reference
+
+OK = "ok"
+NOT_HTTPS = "media.remote.not_https"
+INVALID = "media.remote.invalid_url"
+CREDS = "media.remote.credentials"
+HOST = "media.remote.host_blocked"
+IP = "media.remote.ip_blocked"
+V6 = "media.remote.ipv6_literal"
+SCHEME = "media.scheme_unsupported"
+NOT_REF = "media.not_a_reference"
+TOO_LONG = "media.too_long"
+SPACES = "spaces"
+
+# (candidate, expected, flags)
+REMOTE_TABLE: list[tuple[str, str, str]] = [
+    # Legacy IPv4 spellings: WHATWG canonicalises them, then the range decides.
+    ("https://2130706433/a.png", IP, ""),
+    ("https://0177.0.0.1/a.png", IP, ""),
+    ("https://0x7f.1/a.png", IP, ""),
+    ("https://127.1/a.png", IP, ""),
+    ("https://0x7f000001/a.png", IP, ""),
+    ("https://0X7F.0.0.1/a.png", IP, ""),
+    ("https://0x0a.0.0.1/a.png", IP, ""),
+    ("https://012.0.0.1/a.png", IP, ""),
+    ("https://0/a.png", IP, ""),
+    ("https://0x/a.png", IP, ""),
+    ("https://0xa9fea9fe/latest/meta-data", IP, ""),
+    ("https://4294967295/a.png", IP, ""),
+    ("https://0xffffffff/a.png", IP, ""),
+    ("https://0x08080808/a.png", OK, ""),
+    ("https://134744072/a.png", OK, ""),
+    ("https://010.010.010.010/a.png", OK, ""),
+    ("https://8.8.2056/a.png", OK, ""),
+    ("https://4294967296/a.png", INVALID, ""),
+    ("https://1.2.3.4.5/a.png", INVALID, ""),
+    ("https://08.1.1.1/a.png", INVALID, ""),
+    ("https://256.0.0.1/a.png", INVALID, ""),
+    ("https://999999999999/a.png", INVALID, ""),
+    ("https://127.0.0.1./a.png", IP, ""),
+    ("https://127.0.0.1../a.png", IP, ""),
+    # Edges of every blocked IPv4 range (first, last, and the neighbours outside).
+    ("https://0.0.0.0/a.png", IP, ""),
+    ("https://0.255.255.255/a.png", IP, ""),
+    ("https://1.0.0.0/a.png", OK, ""),
+    ("https://9.255.255.255/a.png", OK, ""),
+    ("https://10.0.0.0/a.png", IP, ""),
+    ("https://10.255.255.255/a.png", IP, ""),
+    ("https://11.0.0.0/a.png", OK, ""),
+    ("https://100.63.255.255/a.png", OK, ""),
+    ("https://100.64.0.0/a.png", IP, ""),
+    ("https://100.100.100.200/a.png", IP, ""),
+    ("https://100.127.255.255/a.png", IP, ""),
+    ("https://100.128.0.0/a.png", OK, ""),
+    ("https://126.255.255.255/a.png", OK, ""),
+    ("https://127.0.0.0/a.png", IP, ""),
+    ("https://127.255.255.255/a.png", IP, ""),
+    ("https://128.0.0.0/a.png", OK, ""),
+    ("https://169.253.255.255/a.png", OK, ""),
+    ("https://169.254.0.0/a.png", IP, ""),
+    ("https://169.254.169.254/latest/meta-data", IP, ""),
+    ("https://169.254.255.255/a.png", IP, ""),
+    ("https://169.255.0.0/a.png", OK, ""),
+    ("https://172.15.255.255/a.png", OK, ""),
+    ("https://172.16.0.0/a.png", IP, ""),
+    ("https://172.31.255.255/a.png", IP, ""),
+    ("https://172.32.0.1/a.png", OK, ""),
+    ("https://191.255.255.255/a.png", OK, ""),
+    ("https://192.0.0.0/a.png", IP, ""),
+    ("https://192.0.0.255/a.png", IP, ""),
+    ("https://192.0.1.0/a.png", OK, ""),
+    ("https://192.0.1.255/a.png", OK, ""),
+    ("https://192.0.2.0/a.png", IP, ""),
+    ("https://192.0.2.255/a.png", IP, ""),
+    ("https://192.0.3.0/a.png", OK, ""),
+    ("https://192.88.98.255/a.png", OK, ""),
+    ("https://192.88.99.0/a.png", IP, ""),
+    ("https://192.88.99.255/a.png", IP, ""),
+    ("https://192.88.100.0/a.png", OK, ""),
+    ("https://192.167.255.255/a.png", OK, ""),
+    ("https://192.168.0.0/a.png", IP, ""),
+    ("https://192.168.1.10/a.png", IP, ""),
+    ("https://192.168.255.255/a.png", IP, ""),
+    ("https://192.169.0.0/a.png", OK, ""),
+    ("https://198.17.255.255/a.png", OK, ""),
+    ("https://198.18.0.0/a.png", IP, ""),
+    ("https://198.19.255.255/a.png", IP, ""),
+    ("https://198.20.0.0/a.png", OK, ""),
+    ("https://198.51.99.255/a.png", OK, ""),
+    ("https://198.51.100.0/a.png", IP, ""),
+    ("https://198.51.100.255/a.png", IP, ""),
+    ("https://198.51.101.0/a.png", OK, ""),
+    ("https://203.0.112.255/a.png", OK, ""),
+    ("https://203.0.113.0/a.png", IP, ""),
+    ("https://203.0.113.255/a.png", IP, ""),
+    ("https://203.0.114.0/a.png", OK, ""),
+    ("https://223.255.255.255/a.png", OK, ""),
+    ("https://224.0.0.0/a.png", IP, ""),
+    ("https://239.255.255.255/a.png", IP, ""),
+    ("https://240.0.0.0/a.png", IP, ""),
+    ("https://255.255.255.254/a.png", IP, ""),
+    ("https://255.255.255.255/a.png", IP, ""),
+    # Special-use space the reference deliberately leaves open.
+    ("https://192.175.48.1/a.png", OK, ""),
+    ("https://192.31.196.1/a.png", OK, ""),
+    ("https://192.52.193.1/a.png", OK, ""),
+    ("https://8.8.8.8/a.png", OK, ""),
+    # Every IPv6 literal is blocked (G18), whatever it embeds.
+    ("https://[::1]/a.png", V6, ""),
+    ("https://[::]/a.png", V6, ""),
+    ("https://[::ffff:127.0.0.1]/a.png", V6, ""),
+    ("https://[::ffff:7f00:1]/a.png", V6, ""),
+    ("https://[::ffff:8.8.8.8]/a.png", V6, ""),
+    ("https://[::127.0.0.1]/a.png", V6, ""),
+    ("https://[::ffff:0:127.0.0.1]/a.png", V6, ""),
+    ("https://[64:ff9b::127.0.0.1]/a.png", V6, ""),
+    ("https://[64:ff9b:1::8.8.8.8]/a.png", V6, ""),
+    ("https://[2002:7f00:1::]/a.png", V6, ""),
+    ("https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.png", V6, ""),
+    ("https://[fe80::5efe:7f00:1]/a.png", V6, ""),
+    ("https://[2a00::5efe:a00:1]/a.png", V6, ""),
+    ("https://[2001:4860:4860::8888]/a.png", V6, ""),
+    ("https://[fe80::1]/a.png", V6, ""),
+    ("https://[FC00::1]:443/a.png", V6, ""),
+    ("https://[fe80::1%25eth0]/a.png", INVALID, ""),
+    ("https://[::1/a.png", INVALID, ""),
+    ("https://[1::2::3]/a.png", INVALID, ""),
+    ("https://[::ffff:0177.0.0.1]/a.png", INVALID, ""),
+    # Userinfo, including the "@" tricks.
+    ("https://user@example.com/a.png", CREDS, ""),
+    ("https://user:pw@example.com/a.png", CREDS, ""),
+    ("https://:pw@example.com/a.png", CREDS, ""),
+    ("https://user:@example.com/a.png", CREDS, ""),
+    ("https://example.com@127.0.0.1/a.png", CREDS, ""),
+    ("https://127.0.0.1@example.com/a.png", CREDS, ""),
+    ("https://a@b@example.com/a.png", CREDS, ""),
+    ("https://user%40x@example.com/a.png", CREDS, ""),
+    ("https://@example.com/a.png", OK, ""),
+    ("https://:@example.com/a.png", OK, ""),
+    ("https://example.com%40127.0.0.1/a.png", INVALID, ""),
+    # Backslashes are slashes in special schemes.
+    ("https://example.com\\@127.0.0.1/a.png", OK, ""),
+    ("https://127.0.0.1\\@example.com/a.png", IP, ""),
+    ("https://example.com\\..\\127.0.0.1\\a.png", OK, ""),
+    ("https:\\\\example.com\\a.png", NOT_REF, ""),
+    ("https:/\\127.0.0.1/a.png", NOT_REF, ""),
+    ("https://localhost\\.example.com/a.png", HOST, ""),
+    # Trailing dots.
+    ("https://example.com./a.png", OK, ""),
+    ("https://example.com../a.png", OK, ""),
+    ("https://localhost./a.png", HOST, ""),
+    ("https://foo.local./a.png", HOST, ""),
+    ("https://metadata.google.internal./a.png", HOST, ""),
+    ("https://./a.png", HOST, ""),
+    ("https://../a.png", HOST, ""),
+    # Percent-encoded hosts are decoded before judging.
+    ("https://%31%32%37.0.0.1/a.png", IP, ""),
+    ("https://%6c%6f%63%61%6c%68%6f%73%74/a.png", HOST, ""),
+    ("https://%30x7f.1/a.png", IP, ""),
+    ("https://example%2Ecom/a.png", OK, ""),
+    ("https://exa%00mple.com/a.png", INVALID, ""),
+    ("https://%zz.example.com/a.png", INVALID, ""),
+    # IDN, punycode, and Unicode spellings of blocked names.
+    ("https://例え.jp/a.png", OK, ""),
+    ("https://xn--r8jz45g.jp/a.png", OK, ""),
+    ("https://exämple.com/a.png", OK, ""),
+    ("https://ex\u00adample.com/a.png", OK, ""),
+    ("https://ＥＸＡＭＰＬＥ.com/a.png", OK, ""),
+    ("https://ｌｏｃａｌｈｏｓｔ/a.png", HOST, ""),
+    ("https://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/a.png", HOST, ""),
+    ("https://127。0。0。1/a.png", IP, ""),
+    ("https://localhost\u3002/a.png", HOST, ""),
+    ("https://\u00ad.com/a.png", HOST, ""),
+    # Local and internal names.
+    ("https://localhost/a.png", HOST, ""),
+    ("https://LOCALHOST.localdomain/a.png", HOST, ""),
+    ("https://foo.localhost/a.png", HOST, ""),
+    ("https://printer.local/a.png", HOST, ""),
+    ("https://db.internal/a.png", HOST, ""),
+    ("https://metadata.google.internal/computeMetadata/v1/", HOST, ""),
+    ("https://printer.lan/a.png", OK, ""),
+    ("https://nas.home/a.png", OK, ""),
+    ("https://intranet.corp/a.png", OK, ""),
+    ("https://example.internal.com/a.png", OK, ""),
+    ("https://127.0.0.1.nip.io/a.png", OK, ""),
+    # Single-label hosts and empty labels.
+    ("https://intranet/a.png", HOST, ""),
+    ("https://printer/a.png", HOST, ""),
+    ("https://metadata/a.png", HOST, ""),
+    ("https://com/a.png", HOST, ""),
+    ("https://0x7f/a.png", IP, ""),
+    ("https://example..com/a.png", HOST, ""),
+    ("https://.example.com/a.png", HOST, ""),
+    ("https://a.b..c/a.png", HOST, ""),
+    # Ports.
+    ("https://example.com:99999/a.png", INVALID, ""),
+    ("https://example.com:65536/a.png", INVALID, ""),
+    ("https://example.com:-1/a.png", INVALID, ""),
+    ("https://example.com:abc/a.png", INVALID, ""),
+    ("https://example.com:65535/a.png", OK, ""),
+    ("https://example.com:8443/a.png", OK, ""),
+    ("https://example.com:/a.png", OK, ""),
+    ("https://example.com:0/a.png", OK, ""),
+    # Whitespace in the host: not a reference unless quoted, then not a URL.
+    ("https://exa mple.com/a.png", NOT_REF, ""),
+    ("https://exa mple.com/a.png", INVALID, SPACES),
+    ("https://exa\u00a0mple.com/a.png", NOT_REF, ""),
+    ("https://example.com/a b.png", OK, SPACES),
+    ("https://exa\tmple.com/a.png", OK, SPACES),
+    ("https:// example.com/a.png", INVALID, SPACES),
+    # Scheme spelling and other schemes.
+    ("HTTPS://EXAMPLE.COM/a.png", OK, ""),
+    ("HtTpS://Example.Com/a.png", OK, ""),
+    ("https:example.com/a.png", NOT_REF, ""),
+    ("http://example.com/a.png", NOT_HTTPS, ""),
+    ("HTTP://example.com/a.png", NOT_HTTPS, ""),
+    ("http://127.0.0.1/a.png", NOT_HTTPS, ""),
+    ("http://", NOT_HTTPS, ""),
+    ("https://", INVALID, ""),
+    ("ftp://example.com/a.png", SCHEME, ""),
+    ("ws://example.com/a.png", SCHEME, ""),
+    ("wss://example.com/a.png", SCHEME, ""),
+    ("data:image/png;base64,AAAA", SCHEME, ""),
+    ("javascript:alert(1)", SCHEME, ""),
+    ("mailto:someone@example.com", SCHEME, ""),
+    ("blob:https://example.com/uuid", SCHEME, ""),
+    ("httpx://example.com/a.png", SCHEME, ""),
+    ("file://https://evil.example/a.png", OK, ""),
+    ("file://http://evil.example/a.png", NOT_HTTPS, ""),
+    ("FILE:https://127.0.0.1/a.png", IP, ""),
+    # Length: 4096 UTF-16 units after the file prefix; astral characters count 2.
+    ("https://example.com/" + "a" * 4076, OK, ""),
+    ("https://example.com/" + "a" * 4077, TOO_LONG, ""),
+    ("https://example.com/" + "\U0001f600" * 2038, OK, ""),
+    ("https://example.com/" + "\U0001f600" * 2038 + "a", TOO_LONG, ""),
+    ("https://example.com/" + "\U0001f600" * 2039, TOO_LONG, ""),
+    ("file://https://example.com/" + "a" * 4076, OK, ""),
+    ("https://" + "a." * 50_000 + "com/a.png", TOO_LONG, ""),
+    # Hostile characters after an otherwise fine URL.
+    ("https://example.com/a.png\x00", OK, ""),
+    ("https://example.com/\ud800.png", OK, ""),
+    ("https://exa\ud800mple.com/a.png", INVALID, ""),
+    ("https://example.com/a.png\r", NOT_REF, ""),
+    ("https://example.com/a.png\u2028", NOT_REF, ""),
+    ("https://example.com/a\x1c.png", OK, ""),
+    ("https://example.com/a\x85.png", OK, ""),
+]
+
+
+def _id(row: tuple[str, str, str]) -> str:
+    text = row[0] if len(row[0]) <= 60 else f"{row[0][:40]}...({len(row[0])})"
+    return f"{text!r}{'+spaces' if row[2] else ''}"
+
+
+def test_table_is_large_and_unique() -> None:
+    assert len(REMOTE_TABLE) >= 100
+    keys = [(c, f) for c, _, f in REMOTE_TABLE]
+    assert len(keys) == len(set(keys))
+
+
+@pytest.mark.parametrize("row", REMOTE_TABLE, ids=_id)
+def test_remote_reference_verdict(row: tuple[str, str, str]) -> None:
+    candidate, expected, flags = row
+    allow_spaces = flags == SPACES
+    verdict = check_reference(candidate, allow_spaces=allow_spaces)
+    assert (verdict.code or OK) == expected, verdict.reason
+    assert verdict.ok is (expected == OK)
+    if not verdict.ok:
+        assert verdict.reason
+    assert is_valid_reference(candidate, allow_spaces=allow_spaces) is verdict.ok
+    # Bare filenames never rescue a URL-shaped candidate.
+    assert (
+        is_valid_reference(candidate, allow_spaces=allow_spaces, allow_bare_filename=True)
+        is verdict.ok
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "fragment"),
+    [
+        ("https://10.0.0.5/a.png", "private range 10.0.0.0/8"),
+        ("https://100.100.100.200/a.png", "100.64.0.0/10"),
+        ("https://169.254.169.254/x", "169.254.0.0/16"),
+        ("https://0x7f.1/a.png", "'0x7f.1'"),
+        ("https://0x7f.1/a.png", "loopback range 127.0.0.0/8"),
+        ("https://[::ffff:127.0.0.1]/a.png", "127.0.0.0/8"),
+        ("https://[::1]/a.png", "IPv6 literal"),
+        ("http://example.com/a.png", "https://"),
+        ("https://example.com:99999/a.png", "65535"),
+        ("https://localhost/a.png", "single-label"),
+        ("https://db.internal/a.png", ".internal"),
+        ("https://example..com/a.png", "empty label"),
+        ("https://user:pw@example.com/a.png", "user:password@"),
+    ],
+)
+def test_remote_reason_names_the_rule(url: str, fragment: str) -> None:
+    assert fragment in check_reference(url).reason
+
+
+def test_check_remote_rejects_non_http_schemes_itself() -> None:
+    assert check_remote("ftp://example.com/a.png").code == SCHEME
+    assert check_remote("not a url").code == INVALID
+    assert check_remote("https://example.com/a.png").ok
+
+
+# Raw (non-canonical) hostnames: rules 4-IPv6, 5 and 6 for callers that do not run WHATWG.
+HOSTNAME_TABLE: list[tuple[str, str]] = [
+    # Rule 4, IPv6 with a dotted tail (the only IPv6 spellings that survive rule 2).
+    ("::ffff:127.0.0.1", IP),
+    ("[::ffff:10.0.0.1]", IP),
+    ("::ffff:8.8.8.8", OK),
+    ("::127.0.0.1", IP),
+    ("::8.8.8.8", OK),
+    ("::ffff:0:127.0.0.1", IP),
+    ("::ffff:0:8.8.8.8", OK),
+    ("64:ff9b::127.0.0.1", IP),
+    ("64:ff9b::8.8.8.8", OK),
+    ("64:ff9b:1::8.8.8.8", IP),
+    ("2002:7f00:1::1.2.3.4", IP),
+    ("2002:808:808::1.2.3.4", OK),
+    ("2001:0:4136:e378:8000:63bf:128.255.255.254", IP),
+    ("2a00::5efe:127.0.0.1", IP),
+    ("2a00::200:5efe:10.1.2.3", IP),
+    ("2a00::5efe:8.8.8.8", OK),
+    ("2a00::1.2.3.4", OK),
+    ("fc00::1.2.3.4", IP),
+    ("fd00:ec2::1.2.3.4", IP),
+    ("fe80::1.2.3.4", IP),
+    ("fec0::1.2.3.4", IP),
+    ("ff02::1.2.3.4", IP),
+    ("2001:db8::1.2.3.4", IP),
+    ("3fff::1.2.3.4", IP),
+    ("100::1.2.3.4", IP),
+    ("2001:2::1.2.3.4", IP),
+    ("2001:20::1.2.3.4", IP),
+    ("2001:100::1.2.3.4", IP),
+    ("2001:4860::8.8.8.8", OK),
+    ("::FFFF:127.0.0.1", IP),
+    # Rule 5: a colon but no parseable address.
+    ("a:b.example.com", IP),
+    ("::ffff:0177.0.0.1", IP),
+    ("::ffff:1.2.3.04", IP),
+    ("1:2:3:4:5:6:7:8.9", IP),
+    ("fe80::1%eth0.example", IP),
+    ("1::2::3.4.5.6", IP),
+    ("00001::1.2.3.4", IP),
+    ("[::1].example.com", IP),
+    # Rule 6: legacy IPv4 literals that are not canonical dotted decimal.
+    ("0x7f.1", IP),
+    ("127.1", IP),
+    ("0177.0.0.1", IP),
+    ("01.1.1.1", IP),
+    ("1.2.3.0x4", IP),
+    ("0X7F.0.0.1", IP),
+    ("256.1.1.1", IP),
+    ("1.2.3.04", IP),
+    ("8.8.8.8.", OK),
+    ("1.2.3.4.5", OK),
+    ("0x.1.1.1", OK),
+    ("1.2.3.4a", OK),
+    # Rules 1-3 on raw spellings.
+    ("", HOST),
+    (".", HOST),
+    ("..", HOST),
+    ("a..b", HOST),
+    ("2130706433", HOST),
+    ("LOCALHOST", HOST),
+    (" localhost.localdomain ", HOST),
+    ("[localhost]", HOST),
+    ("Foo.Internal", HOST),
+    ("example.com", OK),
+    # IPv6 without a dot is always the IPv6-literal code.
+    ("::1", V6),
+    ("[2001:4860:4860::8888]", V6),
+    ("fe80::1", V6),
+]
+
+
+@pytest.mark.parametrize(("hostname", "expected"), HOSTNAME_TABLE, ids=repr)
+def test_check_hostname_raw(hostname: str, expected: str) -> None:
+    verdict = check_hostname(hostname)
+    assert (verdict.code or OK) == expected, verdict.reason
+
+
+def test_raw_hostname_reasons() -> None:
+    assert "127.0.0.0/8" in check_hostname("::ffff:127.0.0.1").reason
+    assert "IPv4-mapped" in check_hostname("::ffff:127.0.0.1").reason
+    assert "Teredo" in check_hostname("2001:0:4136:e378:8000:63bf:128.255.255.254").reason
+    assert "local-use NAT64" in check_hostname("64:ff9b:1::8.8.8.8").reason
+    assert "127.0.0.1" in check_hostname("0x7f.1").reason
+    assert "not a parseable IP address" in check_hostname("a:b.example.com").reason
