@@ -1,0 +1,154 @@
+"""The WebChat / Control UI view of a message (EMBED.md §9, README decision 7).
+
+Three fixed steps, each owned elsewhere: embeds first (so a block body's tags and ``MEDIA:``
+lines vanish with it), then ``MEDIA:`` lines and the audio tag, then reply tags. Every
+step's edits are composed over the input, so offsets in diagnostics and spans always refer to
+the text the caller passed and the input can be rebuilt from the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ._patch import Edit, compose, offset_mapper
+from ._text import JS_WS_CLASS
+from .diagnostics import Diagnostics
+from .embed import extract_embeds
+from .lossless import edit_records
+from .media import split_media
+from .models import CanvasBlock, Diagnostic, EditRecord, RenderedReply, ReplyTarget, Span
+from .tags import parse_directives
+
+__all__ = ["render_reply"]
+
+_ASSISTANT = "assistant"
+# Directive-looking syntax a non-assistant message may carry (§9.1). The whitespace class
+# has no "\n", so each line start scans only its own line: linear overall.
+_EMBED_OPENER = re.compile(r"\[[Ee][Mm][Bb][Ee][Dd]")
+_MEDIA_LINE = re.compile("(?m)^[" + JS_WS_CLASS.replace(r"\n", "") + r"]*[Mm][Ee][Dd][Ii][Aa]:")
+
+
+def _patch(records: Iterable[EditRecord]) -> list[Edit]:
+    return [Edit(e.start, e.end, e.removed, e.inserted) for e in records]
+
+
+def _end_mapper(to_input: Callable[[int], int]) -> Callable[[int, int], int]:
+    """Map a span end: the end sits after its last character, not in the gap after it.
+
+    A gap can be where an earlier stage removed something (a shortcode right after a
+    ``MEDIA:`` line); mapping the gap would stretch the span over the removed text.
+    """
+
+    def end(start: int, stop: int) -> int:
+        return to_input(stop - 1) + 1 if stop > start else to_input(start)
+
+    return end
+
+
+def _mapped_spans(spans: Sequence[Span], to_input: Callable[[int], int]) -> list[Span]:
+    end = _end_mapper(to_input)
+    return [
+        Span(kind=s.kind, start=to_input(s.start), end=end(s.start, s.end), value=s.value)
+        for s in spans
+    ]
+
+
+def _mapped_diagnostics(
+    diags: Sequence[Diagnostic], to_input: Callable[[int], int]
+) -> list[Diagnostic]:
+    end = _end_mapper(to_input)
+    out = []
+    for d in diags:
+        if d.start is None or d.end is None:
+            out.append(d)
+            continue
+        out.append(
+            Diagnostic(
+                code=d.code,
+                severity=d.severity,
+                message=d.message,
+                start=to_input(d.start),
+                end=end(d.start, d.end),
+                field=d.field,
+            )
+        )
+    return out
+
+
+def _not_assistant(text: str, role: str) -> RenderedReply:
+    """§9.1: other roles are shown as written."""
+    diags = Diagnostics(text)
+    if "[[" in text or _EMBED_OPENER.search(text) or _MEDIA_LINE.search(text):
+        diags.add(
+            "render.role_not_assistant",
+            "info",
+            f"This message has role {role!r}: only assistant messages are rendered, so its "
+            "[embed ...] shortcodes, [[...]] tags and MEDIA: lines are shown as literal text.",
+            0,
+            len(text),
+        )
+    return RenderedReply(
+        text=text,
+        content=[{"type": "text", "text": text}] if text else [],
+        diagnostics=diags.build(),
+    )
+
+
+def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
+    """The WebChat / Control UI view: text, reply target, voice flag, attachments, canvas."""
+    if role != _ASSISTANT:
+        return _not_assistant(text, role)
+
+    embeds = extract_embeds(text)
+    t1 = embeds.text
+    media = split_media(t1)
+    t2 = media.text
+    tags = parse_directives(t2)
+
+    p_embeds = _patch(embeds.edits)
+    p_media = compose(p_embeds, _patch(media.edits), t1)
+    p_all = compose(p_media, _patch(tags.edits), t2)
+    from_t1 = offset_mapper(p_embeds)
+    from_t2 = offset_mapper(p_media)
+
+    diags = Diagnostics(text)
+    diags.extend(embeds.diagnostics)
+    diags.extend(_mapped_diagnostics(media.diagnostics, from_t1))
+    diags.extend(_mapped_diagnostics(tags.diagnostics, from_t2))
+
+    spans = [
+        *embeds.spans,
+        *_mapped_spans(media.spans, from_t1),
+        *_mapped_spans(tags.spans, from_t2),
+    ]
+    spans.sort(key=lambda s: (s.start, s.end))
+
+    if tags.reply_to_explicit_id is not None:
+        target: ReplyTarget | None = ReplyTarget(mode="id", id=tags.reply_to_explicit_id)
+    elif tags.reply_to_current:
+        target = ReplyTarget(mode="current")
+    else:
+        target = None
+
+    attachments = [{"url": ref} for ref in media.media_urls]
+    canvas = [CanvasBlock(preview=p) for p in embeds.previews]
+    # §9.3: the canvas cards always come after the text and the attachments.
+    content: list[dict[str, Any]] = []
+    if tags.text:
+        content.append({"type": "text", "text": tags.text})
+    content.extend({"type": "media", "url": ref} for ref in media.media_urls)
+    content.extend(block.to_wire() for block in canvas)
+
+    return RenderedReply(
+        text=tags.text,
+        reply_target=target,
+        audio_as_voice=media.audio_as_voice,
+        attachments=attachments,
+        canvas=canvas,
+        content=content,
+        diagnostics=diags.build(),
+        spans=spans,
+        edits=edit_records(p_all),
+    )
