@@ -67,6 +67,7 @@ from .._text import ascii_lower, has_js_ws, utf16_len  # noqa: E402
 from .inbound import check_inbound, parse_inbound  # noqa: E402
 from .local import (  # noqa: E402
     has_file_extension,
+    has_local_shape,
     has_scheme_prefix,
     is_likely_local_path,
     is_traversal,
@@ -88,13 +89,20 @@ def _too_long(s: str) -> bool:
     return utf16_len(s) > MAX_REFERENCE_UNITS
 
 
-def _is_http(s: str) -> bool:
-    head = ascii_lower(s[:8])
-    return head.startswith("http://") or head == "https://"
+_HTTP = 1
+_MEDIA = 2
 
 
-def _is_media(s: str) -> bool:
-    return ascii_lower(s[:8]) == "media://"
+def _url_kind(s: str) -> int:
+    """``_HTTP`` for an ``http://``/``https://`` prefix, ``_MEDIA`` for ``media://``, else 0."""
+    first = s[0]
+    if first in "hH":
+        head = ascii_lower(s[:8])
+        if head.startswith("http://") or head == "https://":
+            return _HTTP
+    elif first in "mM" and ascii_lower(s[:8]) == "media://":
+        return _MEDIA
+    return 0
 
 
 def is_valid_reference(
@@ -106,14 +114,16 @@ def is_valid_reference(
         return False
     if not allow_spaces and has_js_ws(s):
         return False
-    if _is_http(s):
+    kind = _url_kind(s)
+    if kind == _HTTP:
         return check_remote(s) is OK
-    if _is_media(s):
+    if kind == _MEDIA:
         return parse_inbound(s) is not None
-    if is_likely_local_path(s):
-        return True
+    # Traversal is a hard reject before both the local shape and the bare-filename fallback.
     if is_traversal_or_unsupported_home(s):
         return False
+    if has_local_shape(s):
+        return True
     return allow_bare_filename and not has_scheme_prefix(s) and has_file_extension(s)
 
 
@@ -203,9 +213,10 @@ def check_reference(
         )
     if not allow_spaces and has_js_ws(s):
         return Verdict(False, "media.not_a_reference", _whitespace_reason(s))
-    if _is_http(s):
+    kind = _url_kind(s)
+    if kind == _HTTP:
         return check_remote(s)
-    if _is_media(s):
+    if kind == _MEDIA:
         return check_inbound(s)
     if is_likely_local_path(s):
         return OK

@@ -18,6 +18,7 @@ __all__ = ["check_inbound", "decode_uri_component", "parse_inbound"]
 _PREFIX = "media://"
 _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _AUTHORITY_END = frozenset("/?#")
+_INBOUND_PARTS = ("username", "password", "hostname", "pathname", "search", "hash")
 
 
 def decode_uri_component(s: str) -> str | None:
@@ -59,7 +60,7 @@ def _problem(s: str) -> tuple[str | None, str]:
     source = js_trim(s)
     if ascii_lower(source[: len(_PREFIX)]) != _PREFIX:
         return None, "it does not start with media://"
-    parsed = whatwg_parse(source)
+    parsed = whatwg_parse(source, _INBOUND_PARTS)
     if parsed is None:
         return None, "it is not a valid URL (WHATWG parsing failed)"
     authority = _raw_authority(source)

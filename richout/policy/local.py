@@ -12,6 +12,7 @@ import re
 
 __all__ = [
     "has_file_extension",
+    "has_local_shape",
     "has_scheme_prefix",
     "is_likely_local_path",
     "is_supported_home",
@@ -87,15 +88,18 @@ def _has_separator(s: str) -> bool:
     return "/" in s or "\\" in s
 
 
-def is_likely_local_path(s: str) -> bool:
-    """MEDIA §8.3 local-path test: the accepting test for local references."""
-    if is_traversal_or_unsupported_home(s):
-        return False
+def has_local_shape(s: str) -> bool:
+    """The positive half of the local-path test (callers must reject traversal first)."""
     return (
         s.startswith(("/", "./", "~/", "~\\", "\\\\"))
         or is_windows_drive(s)
         or (_has_separator(s) and not has_scheme_prefix(s))
     )
+
+
+def is_likely_local_path(s: str) -> bool:
+    """MEDIA §8.3 local-path test: the accepting test for local references."""
+    return not is_traversal_or_unsupported_home(s) and has_local_shape(s)
 
 
 def looks_local(s: str) -> bool:

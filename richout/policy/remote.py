@@ -8,6 +8,8 @@ Node itself uses; ``urllib`` would disagree on ``\\``, legacy IPv4 and IDNA.
 
 from __future__ import annotations
 
+from typing import cast
+
 from ada_url import parse_url
 
 from .._text import ascii_lower, js_trim
@@ -26,10 +28,12 @@ from .ip import (
 
 __all__ = ["check_hostname", "check_remote", "normalize_hostname", "whatwg_parse"]
 
-_URL_PARTS = ("protocol", "username", "password", "hostname", "pathname", "search", "hash")
+# Each part read from ada costs a foreign call and a copy, so ask only for what is judged.
+_REMOTE_PARTS = ("protocol", "username", "password", "hostname")
 _BLOCKED_NAMES = frozenset({"localhost", "localhost.localdomain", "metadata.google.internal"})
 _BLOCKED_SUFFIXES = (".localhost", ".local", ".internal")
 _HOST_END = frozenset("/\\?#")
+_HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def _to_usv(s: str) -> str:
@@ -37,25 +41,29 @@ def _to_usv(s: str) -> str:
     return s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
-def whatwg_parse(s: str) -> dict[str, str] | None:
-    """WHATWG-parse ``s`` (ada-url); the URL's string parts, or None when parsing fails.
+def whatwg_parse(
+    s: str,
+    parts: tuple[str, ...] = ("protocol", "username", "password", "hostname", "pathname"),
+) -> dict[str, str] | None:
+    """WHATWG-parse ``s`` (ada-url); the requested string parts, or None when parsing fails.
 
     Python strings may hold surrogate code points that UTF-8 cannot carry; JavaScript's
     ``new URL`` converts its argument to a USVString first, so do the same before retrying.
     """
     try:
-        parsed = parse_url(s, _URL_PARTS)
+        parsed = parse_url(s, parts)
     except ValueError:
         try:
             s.encode("utf-8")
         except UnicodeEncodeError:
             try:
-                parsed = parse_url(_to_usv(s), _URL_PARTS)
+                parsed = parse_url(_to_usv(s), parts)
             except ValueError:
                 return None
         else:
             return None
-    return {k: v for k, v in parsed.items() if isinstance(v, str)}
+    # Only string parts are ever requested, so the TypedDict is a plain str mapping here.
+    return cast("dict[str, str]", parsed)
 
 
 def normalize_hostname(hostname: str) -> str:
@@ -132,6 +140,10 @@ def check_hostname(hostname: str) -> Verdict:
             f"host {shown} is a local or internal name (localhost, .localhost, .local, "
             ".internal and cloud metadata names are blocked)",
         )
+    # Rules 4-6 need a numeric last part (decimal or hex) or a colon; ordinary names end in
+    # another letter and are accepted here without the IP parsers.
+    if h[-1] not in _HEXDIGITS and ":" not in h:
+        return OK
     # Rule 4, IPv4.
     v4 = parse_canonical_ipv4(h)
     if v4 is not None:
@@ -218,7 +230,7 @@ def check_remote(url: str) -> Verdict:
             "media.remote.not_https",
             "only https: URLs are delivered; use https://… instead of http://…",
         )
-    parsed = whatwg_parse(url)
+    parsed = whatwg_parse(url, _REMOTE_PARTS)
     if parsed is None:
         return Verdict(False, "media.remote.invalid_url", _invalid_url_reason(url))
     protocol = parsed["protocol"]
