@@ -1,0 +1,1 @@
+"""The envelope module (ENVELOPE.md, SKILL_ENVELOPE.md)."""

@@ -1,0 +1,442 @@
+"""Reply payloads (ENVELOPE.md §1-§2): loose intake, the delivery list, renderability, and
+the merge of structured fields with directives parsed from the final text.
+
+Payloads arrive from plugins as loose JSON; :func:`intake_payload` keeps what the reference
+keeps and explains every field it drops. :func:`resolve_media` is what is actually sent;
+:func:`merge_final_directives` reproduces the reference's "explicit fields win wholesale"
+merge and says which parsed references that discards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from .._text import js_trim
+from ..errors import InvalidInput
+from ..models import Diagnostic
+from ._common import diag, join_path, text_diag
+from .models import PayloadIntake, PayloadResult, ReplyPayload
+
+__all__ = [
+    "ReplyMode",
+    "as_payload",
+    "has_enabled_delivery",
+    "intake_payload",
+    "is_renderable",
+    "merge_final_directives",
+    "payload_diagnostics",
+    "resolve_media",
+    "resolve_payload",
+]
+
+ReplyMode = Literal["auto", "message_tool_only"]
+
+_REPLY_MODES = ("auto", "message_tool_only")
+_STRING_FIELDS = (("text", "text"), ("mediaUrl", "media_url"), ("replyToId", "reply_to_id"))
+_TRUE_FLAGS = (
+    ("audioAsVoice", "audio_as_voice"),
+    ("isError", "is_error"),
+    ("replyToTag", "reply_to_tag"),
+    ("replyToCurrent", "reply_to_current"),
+    ("trustedLocalMedia", "trusted_local_media"),
+    ("sensitiveMedia", "sensitive_media"),
+)
+_OBJECT_FIELDS = (
+    ("channelData", "channel_data"),
+    ("presentation", "presentation"),
+    ("interactive", "interactive"),
+    ("location", "location"),
+    ("delivery", "delivery"),
+)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if isinstance(value, Mapping):
+        return "object"
+    return type(value).__name__
+
+
+def _is_json_object(value: Any) -> bool:
+    """A mapping whose keys are all strings (what a JSON object can be)."""
+    return isinstance(value, Mapping) and all(isinstance(k, str) for k in value)
+
+
+def _intake(obj: Mapping[Any, Any], path: str) -> tuple[ReplyPayload, list[Diagnostic]]:
+    found: list[Diagnostic] = []
+    fields: dict[str, Any] = {}
+
+    def dropped(key: str, value: Any, want: str) -> None:
+        found.append(
+            diag(
+                "payload.field_dropped",
+                "warning",
+                f"{key} must be {want}, got {_type_name(value)}; the field was ignored "
+                f"(treated as absent). Send {key} as {want}.",
+                join_path(path, key),
+            )
+        )
+
+    for key, name in _STRING_FIELDS:
+        if key in obj:
+            value = obj[key]
+            if isinstance(value, str):
+                fields[name] = value
+            elif value is not None:
+                dropped(key, value, "a string")
+
+    if "mediaUrls" in obj:
+        value = obj["mediaUrls"]
+        if isinstance(value, (list, tuple)):
+            kept: list[str] = []
+            for i, entry in enumerate(value):
+                where = join_path(join_path(path, "mediaUrls"), i)
+                if not isinstance(entry, str) or entry == "":
+                    what = "an empty string" if entry == "" else f"a {_type_name(entry)}"
+                    found.append(
+                        diag(
+                            "payload.media_entry_dropped",
+                            "warning",
+                            f"mediaUrls entry {i} is {what}, not a reference; it was dropped. "
+                            "Each entry must be a non-empty URL or path string.",
+                            where,
+                        )
+                    )
+                    continue
+                kept.append(entry)
+                if not js_trim(entry):
+                    # The entry keeps the list non-empty (so mediaUrl is ignored) but
+                    # resolves to nothing (§1.3 step 4).
+                    found.append(
+                        diag(
+                            "payload.media_entry_dropped",
+                            "warning",
+                            f"mediaUrls entry {i} is blank; it is dropped when the delivery "
+                            "list is resolved. Remove it or give a reference.",
+                            where,
+                        )
+                    )
+            fields["media_urls"] = kept
+        elif value is not None:
+            dropped("mediaUrls", value, "a list of strings")
+
+    for key, name in _TRUE_FLAGS:
+        if key in obj:
+            value = obj[key]
+            if value is True:
+                fields[name] = True
+            elif value is not None and value is not False:
+                # false is the same as absent; only a non-boolean is a dropped value.
+                dropped(key, value, "true or false")
+
+    for key, name in _OBJECT_FIELDS:
+        if key in obj:
+            value = obj[key]
+            if _is_json_object(value):
+                fields[name] = dict(value)
+            elif value is not None:
+                dropped(key, value, "an object")
+
+    return ReplyPayload.model_construct(**fields), found
+
+
+def intake_payload(obj: Any, *, path: str = "") -> PayloadIntake:
+    """Loose intake of a plugin payload (§1.2): keep well-typed fields, explain the rest.
+
+    ``obj`` must be a mapping (a JSON object); anything else is an InvalidInput. ``path`` is
+    the JSON path prefix used in diagnostics (e.g. ``final``).
+    """
+    if isinstance(obj, ReplyPayload):
+        return PayloadIntake(payload=obj)
+    if not isinstance(obj, Mapping):
+        where = path or "the payload"
+        raise InvalidInput(f"{where} must be a JSON object, got {_type_name(obj)}")
+    payload, found = _intake(obj, path)
+    return PayloadIntake.model_construct(payload=payload, diagnostics=found)
+
+
+def as_payload(obj: Any, *, path: str = "") -> tuple[ReplyPayload, list[Diagnostic]]:
+    """A :class:`ReplyPayload` from a payload or a loose mapping, with intake diagnostics."""
+    if isinstance(obj, ReplyPayload):
+        return obj, []
+    result = intake_payload(obj, path=path)
+    return result.payload, list(result.diagnostics)
+
+
+def resolve_media(payload: ReplyPayload) -> list[str]:
+    """The delivery list (§1.3): ``mediaUrls`` when non-empty, else ``mediaUrl``; trimmed.
+
+    The length test comes before trimming, and nothing is de-duplicated.
+    """
+    if payload.media_urls:
+        source: Sequence[str] = payload.media_urls
+    elif isinstance(payload.media_url, str) and payload.media_url:
+        source = (payload.media_url,)
+    else:
+        return []
+    out: list[str] = []
+    for entry in source:
+        trimmed = js_trim(entry)
+        if trimmed:
+            out.append(trimmed)
+    return out
+
+
+def is_renderable(payload: ReplyPayload) -> bool:
+    """True when the payload has something to show or send (§1.4)."""
+    if payload.text is not None and js_trim(payload.text):
+        return True
+    if resolve_media(payload) or payload.audio_as_voice:
+        return True
+    if payload.channel_data:
+        return True
+    return (
+        payload.presentation is not None
+        or payload.interactive is not None
+        or payload.location is not None
+    )
+
+
+def has_enabled_delivery(payload: ReplyPayload) -> bool:
+    """True when ``delivery.pin`` is true or ``{"enabled": true}`` (exempt from media dedupe)."""
+    delivery = payload.delivery
+    if not delivery:
+        return False
+    pin = delivery.get("pin")
+    return pin is True or (isinstance(pin, Mapping) and pin.get("enabled") is True)
+
+
+def _blank_entry_diagnostics(payload: ReplyPayload, path: str) -> list[Diagnostic]:
+    """Blank ``mediaUrls`` entries of a payload that did not come through intake."""
+    return [
+        diag(
+            "payload.media_entry_dropped",
+            "warning",
+            f"mediaUrls entry {i} is blank; it is dropped when the delivery list is resolved. "
+            "Remove it or give a reference.",
+            join_path(join_path(path, "mediaUrls"), i),
+        )
+        for i, entry in enumerate(payload.media_urls or ())
+        if not js_trim(entry)
+    ]
+
+
+def payload_diagnostics(
+    payload: ReplyPayload, *, path: str = "", from_intake: bool = True
+) -> list[Diagnostic]:
+    """Why a set ``mediaUrl`` or a ``mediaUrls`` entry will not be delivered (§8)."""
+    found = [] if from_intake else _blank_entry_diagnostics(payload, path)
+    urls = payload.media_urls
+    single = js_trim(payload.media_url) if isinstance(payload.media_url, str) else ""
+    if urls and single:
+        media = resolve_media(payload)
+        if not media:
+            found.append(
+                diag(
+                    "payload.blank_media_list",
+                    "warning",
+                    f"mediaUrls is non-empty but every entry is blank, so nothing is "
+                    f"delivered and mediaUrl {single!r} is hidden. Drop the blank mediaUrls "
+                    "or put the reference in it.",
+                    join_path(path, "mediaUrls"),
+                )
+            )
+        elif single not in media:
+            found.append(
+                diag(
+                    "payload.media_url_ignored",
+                    "warning",
+                    f"mediaUrl {single!r} is not delivered: a non-empty mediaUrls wins. "
+                    "Put it in mediaUrls (canonically as mediaUrls[0]).",
+                    join_path(path, "mediaUrl"),
+                )
+            )
+    return found
+
+
+def merge_final_directives(
+    payload: ReplyPayload,
+    *,
+    current_message_id: str | None = None,
+    extract_markdown_images: bool = False,
+    silent_token: str = "NO_REPLY",
+    reply_mode: ReplyMode = "auto",
+    path: str = "",
+) -> tuple[ReplyPayload, bool, list[Diagnostic]]:
+    """Parse directives in a final payload's text and merge them (§2).
+
+    Returns the merged payload, whether the text was silent, and diagnostics. Explicit
+    ``mediaUrls`` (even ``[]``) win wholesale over parsed ``MEDIA:`` references; an explicit
+    ``mediaUrl`` stays while delivery may use the parsed list. In ``message_tool_only`` mode
+    ``MEDIA:`` lines are not honoured: they stay in the text, each with a diagnostic.
+    """
+    from ..reply import parse_reply
+
+    if reply_mode not in _REPLY_MODES:
+        raise InvalidInput(f"reply mode must be 'auto' or 'message_tool_only', got {reply_mode!r}")
+    source = payload.text if payload.text is not None else ""
+    text_path = join_path(path, "text")
+    found: list[Diagnostic] = []
+    tool_only = reply_mode == "message_tool_only"
+    parsed = parse_reply(
+        source,
+        current_message_id=current_message_id,
+        silent_token=silent_token,
+        extract_markdown_images=extract_markdown_images,
+        extract_media_directives=not tool_only,
+    )
+    if tool_only:
+        from .commentary import message_tool_mode_findings
+
+        found.extend(message_tool_mode_findings(source, field=text_path))
+    parsed_media = list(parsed.media_urls)
+    explicit_list = payload.media_urls
+    media_urls = list(explicit_list) if explicit_list is not None else (parsed_media or None)
+    if payload.media_url is not None:
+        media_url: str | None = payload.media_url
+    elif parsed_media:
+        media_url = parsed_media[0]
+    elif media_urls:
+        media_url = media_urls[0]
+    else:
+        media_url = None
+    text = parsed.text or None
+    if parsed.is_silent:
+        text = None
+    merged = payload.model_copy(
+        update={
+            "text": text,
+            "media_urls": media_urls,
+            "media_url": media_url,
+            "reply_to_id": (
+                payload.reply_to_id if payload.reply_to_id is not None else parsed.reply_to_id
+            ),
+            "reply_to_tag": payload.reply_to_tag or parsed.reply_to_tag,
+            "reply_to_current": payload.reply_to_current or parsed.reply_to_current,
+            "audio_as_voice": bool(payload.audio_as_voice or parsed.audio_as_voice),
+        }
+    )
+
+    for d in parsed.diagnostics:
+        found.append(d.model_copy(update={"field": text_path}))
+    delivered = resolve_media(merged)
+    media_spans = [s for s in parsed.spans if s.kind in ("media", "image")]
+    spans_match = len(media_spans) == len(parsed_media)
+    if explicit_list is not None and parsed_media:
+        for i, ref in enumerate(parsed_media):
+            if js_trim(ref) in delivered:
+                continue
+            message = (
+                f"MEDIA reference {ref!r} was removed from the text but is not delivered: "
+                "the payload's explicit mediaUrls wins wholesale (no union). Put every "
+                "attachment in mediaUrls, or drop mediaUrls and keep the MEDIA: line."
+            )
+            if spans_match:
+                span = media_spans[i]
+                found.append(
+                    text_diag(
+                        "payload.parsed_media_discarded",
+                        "warning",
+                        message,
+                        field=text_path,
+                        text=source,
+                        start=span.start,
+                        end=span.end,
+                    )
+                )
+            else:
+                found.append(diag("payload.parsed_media_discarded", "warning", message, text_path))
+    explicit_single = js_trim(payload.media_url) if isinstance(payload.media_url, str) else ""
+    explained_single = False
+    if (
+        explicit_list is None
+        and explicit_single
+        and parsed_media
+        and explicit_single not in delivered
+    ):
+        explained_single = True
+        found.append(
+            diag(
+                "payload.explicit_media_url_not_delivered",
+                "warning",
+                f"mediaUrl {explicit_single!r} stays on the payload but is not delivered: "
+                "delivery uses the MEDIA: references parsed from the text. Put every "
+                "attachment in mediaUrls.",
+                join_path(path, "mediaUrl"),
+            )
+        )
+    if parsed.is_silent:
+        found.append(
+            diag(
+                "payload.silent",
+                "info",
+                f"the final text is the silent token {silent_token!r}; its text was removed "
+                "and only structured content (if any) is delivered.",
+                text_path,
+            )
+        )
+    for d in payload_diagnostics(merged, path=path, from_intake=True):
+        if d.code == "payload.media_url_ignored" and (
+            explained_single or payload.media_url is None
+        ):
+            # Already explained above, or the mediaUrl came from parsing, not from the plugin.
+            continue
+        found.append(d)
+    return merged, parsed.is_silent, found
+
+
+def resolve_payload(
+    obj: Any,
+    *,
+    parse_final_directives: bool = False,
+    current_message_id: str | None = None,
+    extract_markdown_images: bool = False,
+    silent_token: str = "NO_REPLY",
+    reply_mode: ReplyMode = "auto",
+) -> PayloadResult:
+    """Intake, optional directive merge, delivery list and renderability (the ``payload`` op)."""
+    found: list[Diagnostic]
+    if isinstance(obj, ReplyPayload):
+        payload, found = obj, []
+        from_intake = False
+    else:
+        payload, found = as_payload(obj)
+        from_intake = True
+    is_silent: bool | None = None
+    if parse_final_directives:
+        if not from_intake:
+            found.extend(_blank_entry_diagnostics(payload, ""))
+        payload, is_silent, merged_found = merge_final_directives(
+            payload,
+            current_message_id=current_message_id,
+            extract_markdown_images=extract_markdown_images,
+            silent_token=silent_token,
+            reply_mode=reply_mode,
+        )
+        found.extend(merged_found)
+    else:
+        found.extend(payload_diagnostics(payload, from_intake=from_intake))
+    return PayloadResult.model_construct(
+        media=resolve_media(payload),
+        renderable=is_renderable(payload),
+        text=payload.text,
+        media_url=payload.media_url,
+        media_urls=payload.media_urls,
+        audio_as_voice=payload.audio_as_voice,
+        reply_to_id=payload.reply_to_id,
+        reply_to_tag=payload.reply_to_tag,
+        reply_to_current=payload.reply_to_current,
+        is_silent=is_silent,
+        diagnostics=found,
+        payload=payload,
+    )
