@@ -1,0 +1,553 @@
+"""``[[audio_as_voice]]``, ``[[reply_to_current]]`` and ``[[reply_to:<id>]]`` (TAGS.md §1-§6).
+
+:func:`parse_directives` reads the tags the way the reference does, in two stages:
+
+1. audio tags on the input text (code regions of the input);
+2. reply tags on the text after the audio tags were removed and their gaps closed (code
+   regions of that text);
+
+then closes the reply gaps and, when any tag outside code was recognised (or the text has no
+``[[`` at all), normalises the message boundaries (§5.1). Each stage records a patch over its
+own input; the composed patch is the result's ``edits``, so ``rebuild(result) == text``.
+
+Everything is linear in the input: candidate ``[[`` are found by head regexes that cannot
+backtrack, the first ``]`` after a value is remembered across candidates, the grammar only
+sees one candidate slice at a time, and every gap is closed with amortised O(1) work.
+
+The readers (:func:`read_audio_tag`, :class:`ReplyTagReader`, :func:`read_reply_tag`) and
+:func:`sanitize_reply_id` are shared with the delivery strip (§7.1) and the streaming parser.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+
+from ._patch import compose, offset_mapper
+from ._tagclose import close_sites, normalize_boundaries
+from ._tagscan import (
+    AUDIO_HEAD,
+    REPLY_HEAD,
+    ReplyHead,
+    ReplyTagReader,
+    TagKind,
+    TagMatch,
+    _Finder,
+    read_audio_at,
+    ws_end,
+)
+from ._text import js_trim
+from .codemap import CodeMap
+from .diagnostics import Diagnostics
+from .lossless import edit_records
+from .models import Directives, Span
+
+__all__ = [
+    "MAX_REPLY_ID_LENGTH",
+    "ReplyTagReader",
+    "TagKind",
+    "TagMatch",
+    "parse_directives",
+    "read_audio_tag",
+    "read_reply_tag",
+    "sanitize_reply_id",
+]
+
+#: Longest reply id kept, in code points (§2.1).
+MAX_REPLY_ID_LENGTH = 256
+
+# Unicode general category Cc, and the brackets that could re-form a tag (§2.1).
+_UNSAFE_ID_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
+# tag.unknown candidates: "[[" directly followed by a name character (§10).
+_UNKNOWN_HEAD = re.compile(r"\[\[[A-Za-z0-9_:-]+")
+_SHOW_MAX = 60
+_BACKTICK = re.compile(r"`")
+# A blank line (only spaces/tabs) between two CommonMark line breaks; "\r\n" is one break.
+_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
+
+
+def read_audio_tag(text: str, pos: int) -> TagMatch | None:
+    """A complete audio tag (§1.1) starting exactly at ``pos`` (a ``[[``), or None."""
+    return read_audio_at(text, pos)
+
+
+def read_reply_tag(text: str, pos: int) -> TagMatch | None:
+    """A complete reply tag (§1.2-§1.4) starting exactly at ``pos``, or None.
+
+    One-off convenience: to read many positions of one text use a :class:`ReplyTagReader`,
+    which keeps the walk linear.
+    """
+    return ReplyTagReader(text).read(pos)
+
+
+def sanitize_reply_id(id_text: str) -> str:
+    """The reply id of §2.1 for ``id_text``; ``""`` when the tag has no id."""
+    trimmed = js_trim(id_text)
+    if not trimmed:
+        return ""
+    cleaned = js_trim(_UNSAFE_ID_CHARS.sub("", trimmed))
+    return cleaned[:MAX_REPLY_ID_LENGTH]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+class _Code:
+    """The code regions of one stage text, asked through one :class:`CodeMap`.
+
+    Two exact shortcuts keep most replies away from the Markdown parse. A fenced block needs
+    a run of three backticks or tildes and an indented one four columns of indentation (four
+    spaces or a tab), whatever containers surround it. A text with none of these has no
+    block, so only inline code spans can hold a position: such a span opens at a backtick
+    before it and closes at one after it, inside one paragraph, so when the nearest backticks
+    around the position are missing or a blank line separates them the answer is "not code"
+    without asking the map. And no inline span ends in whitespace, so only a block can own a
+    whitespace tail.
+    """
+
+    __slots__ = ("_blank_gap", "_inline_only", "_map", "_ticks", "text")
+
+    def __init__(self, text: str, code_map: CodeMap | None = None) -> None:
+        self.text = text
+        self._map = code_map
+        self._inline_only: bool | None = None
+        self._ticks: list[int] | None = None
+        self._blank_gap: dict[int, bool] = {}
+
+    def map(self) -> CodeMap:
+        """The code map of the text (built once)."""
+        if self._map is None:
+            self._map = CodeMap(self.text)
+        return self._map
+
+    def inline_only(self) -> bool:
+        """True when the text cannot hold a fenced or indented code block."""
+        if self._inline_only is None:
+            text = self.text
+            # Substring tests run at memchr speed; a regex alternation would try every offset.
+            self._inline_only = not (
+                "```" in text or "~~~" in text or "\t" in text or "    " in text
+            )
+        return self._inline_only
+
+    def _maybe_inline(self, pos: int) -> bool:
+        """Could an inline code span cover ``pos`` (a non-backtick position)?"""
+        ticks = self._ticks
+        if ticks is None:
+            ticks = self._ticks = [m.start() for m in _BACKTICK.finditer(self.text)]
+        k = bisect.bisect_left(ticks, pos)
+        if k == 0 or k == len(ticks):
+            return False
+        before, after = ticks[k - 1], ticks[k]
+        gap = self._blank_gap.get(before)
+        if gap is None:
+            # One search per pair of neighbouring backticks, however many tags lie between.
+            gap = self._blank_gap[before] = _BLANK_LINE.search(self.text, before, after) is not None
+        return not gap
+
+    def in_code(self, pos: int) -> bool:
+        """Is ``pos`` inside a code region of the text?"""
+        if self._map is None and self.inline_only() and not self._maybe_inline(pos):
+            return False
+        return self.map().in_code(pos)
+
+    def owns_tail(self, content_end: int) -> bool:
+        """Does a code region starting at or before ``content_end`` run to the text's end?"""
+        if self._map is None:
+            if self.inline_only():
+                return False
+            # A closed fence or an indented block ends at the end of a line, before its
+            # line break, so a tail holding a line break can only belong to a fence left
+            # open to the end of the message, which needs a fence run.
+            tail = self.text[content_end:]
+            if ("\n" in tail or "\r" in tail) and not ("```" in self.text or "~~~" in self.text):
+                return False
+        codes = self.map()
+        # Such a region contains content_end: the cheap question first.
+        if not codes.in_code(content_end):
+            return False
+        n = len(self.text)
+        return any(r.start <= content_end and r.end == n for r in codes.regions())
+
+
+def _show(s: str) -> str:
+    """A construct quoted for a message, shortened when long."""
+    if len(s) > _SHOW_MAX:
+        s = s[: _SHOW_MAX - 1] + "…"
+    return repr(s)
+
+
+_TAG_NAMES = {"audio": "[[audio_as_voice]]", "current": "[[reply_to_current]]"}
+
+
+class _Ends:
+    """End of a malformed construct (§10): the first ``]]`` (included), ``\\n`` or the end.
+
+    Malformed heads are met left to right, so both searches are remembered (linear walk).
+    """
+
+    __slots__ = ("_dclose", "_lf", "n", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.n = len(text)
+        self._dclose: _Finder | None = None
+        self._lf: _Finder | None = None
+
+    def __call__(self, start: int) -> int:
+        if self._lf is None or self._dclose is None:
+            self._lf = _Finder(self.text, "\n")
+            self._dclose = _Finder(self.text, "]]")
+        lf = self._lf.find(start + 2)
+        dclose = self._dclose.find(start + 2)
+        if lf < dclose:
+            return lf
+        return min(dclose + 2, self.n)
+
+
+def _malformed_reason(text: str, kind: TagKind, close_at: int) -> str:
+    """Why ``[[`` + name (audio or current) did not form a tag; ``close_at`` follows the name."""
+    if close_at >= len(text):
+        return "nothing closes it before the end of the message"
+    if text[close_at] == "]":
+        return "it is closed by a single ']' instead of ']]'"
+    return "other text follows the tag name"
+
+
+class _Sink:
+    """Diagnostics of one call, with spans in input offsets."""
+
+    __slots__ = ("claimed", "diags", "last_malformed_end", "strip_audio", "strip_reply")
+
+    def __init__(self, text: str, strip_audio: bool, strip_reply: bool) -> None:
+        self.diags = Diagnostics(text)
+        self.strip_audio = strip_audio
+        self.strip_reply = strip_reply
+        # Input ranges already explained (tags, in-code tags, malformed heads): a tag.unknown
+        # candidate inside one of them is part of that construct.
+        self.claimed: list[tuple[int, int]] = []
+        self.last_malformed_end = -1
+
+    def in_code(self, start: int, end: int, kind: TagKind, literal: str) -> None:
+        self.claimed.append((start, end))
+        what = "audio" if kind == "audio" else "reply"
+        self.diags.add(
+            "tag.in_code",
+            "info",
+            f"{_show(literal)} is inside code (a code span or block), so it stays literal text "
+            f"and sets no {what} directive; move it outside the code to make it a tag.",
+            start,
+            end,
+        )
+
+    def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
+        self.claimed.append((start, end))
+        self.diags.add(
+            "tag.malformed",
+            "warning",
+            f"{_show(construct)} looks like a tag but is not one: {reason}. It stays visible "
+            f"as text; write {fix}.",
+            start,
+            end,
+        )
+
+    def unknown(self, start: int, end: int, construct: str) -> None:
+        self.diags.add(
+            "tag.unknown",
+            "info",
+            f"{_show(construct)} is not a tag this layer reads ([[audio_as_voice]], "
+            "[[reply_to_current]], [[reply_to:<id>]]); it is left as text.",
+            start,
+            end,
+        )
+
+
+class _Reply:
+    """A reply tag recognised outside code, in stage-2 and input offsets."""
+
+    __slots__ = ("end", "id", "id_text", "in_end", "in_start", "kind", "start")
+
+    def __init__(
+        self, tag: TagMatch, in_start: int, in_end: int, id_text: str | None, id_: str | None
+    ) -> None:
+        self.start = tag.start
+        self.end = tag.end
+        self.kind = tag.kind
+        self.in_start = in_start
+        self.in_end = in_end
+        self.id_text = id_text
+        self.id = id_
+
+
+# --------------------------------------------------------------------------- stages
+
+
+def _audio_stage(text: str, code: _Code, sink: _Sink) -> list[tuple[int, int]]:
+    """§4.1: audio tags outside code, left to right, non-overlapping."""
+    found: list[tuple[int, int]] = []
+    ends = _Ends(text)
+    for m in AUDIO_HEAD.finditer(text):
+        # A head spans only "[[", whitespace and the name: no other "[[" can start inside it,
+        # and after a tag the rest of it is whitespace and "]]", so finditer's resumption
+        # point never skips a candidate.
+        p = m.start()
+        tag = read_audio_at(text, p)
+        if tag is not None:
+            if code.in_code(p):
+                sink.in_code(p, tag.end, "audio", text[p : tag.end])
+            else:
+                found.append((p, tag.end))
+            continue
+        if code.in_code(p):
+            continue
+        end = ends(p)
+        sink.malformed(
+            p,
+            end,
+            text[p:end],
+            "[[audio_as_voice]]",
+            _malformed_reason(text, "audio", ws_end(text, m.end())),
+        )
+    return found
+
+
+def _reply_malformed(
+    text: str,
+    p: int,
+    *,
+    head: ReplyHead,
+    reader: ReplyTagReader,
+    sink: _Sink,
+    to_input: _Map,
+    ends: _Ends,
+) -> None:
+    if head.kind == "current":
+        reason = _malformed_reason(text, "current", head.value_start)
+        fix = "[[reply_to_current]]"
+    else:
+        fix = "[[reply_to:<id>]]"
+        v = head.value_start
+        close = reader.first_close(v)
+        if close >= len(text):
+            reason = "no ']]' closes it"
+        elif not text.startswith("]]", close):
+            reason = "the first ']' after the id is not doubled (a single ']', or a ']' in the id)"
+        elif close == v:
+            reason = "the id is empty (nothing, or only line feeds, after the colon)"
+        else:
+            reason = "the id contains a line feed"
+    end = ends(p)
+    sink.malformed(to_input(p), to_input(end), text[p:end], fix, reason)
+
+
+_Map = Callable[[int], int]
+
+
+def _identity(pos: int) -> int:
+    return pos
+
+
+def _reply_stage(
+    text: str, code: _Code, sink: _Sink, to_input: _Map, reader: ReplyTagReader
+) -> list[_Reply]:
+    """§4.2-§4.3: reply tags read at each ``[[`` of the text after the audio stage."""
+    found: list[_Reply] = []
+    resume = 0
+    ends = _Ends(text)
+    for m in REPLY_HEAD.finditer(text):
+        p = m.start()
+        if p < resume:
+            continue  # inside the value of the tag read before (searching resumes after it)
+        head = reader.head_of(m)
+        tag = reader.read_head(p, head)
+        if tag is None:
+            if not code.in_code(p):
+                _reply_malformed(
+                    text, p, head=head, reader=reader, sink=sink, to_input=to_input, ends=ends
+                )
+            continue
+        resume = tag.end
+        in_start, in_end = to_input(p), to_input(tag.end)
+        if code.in_code(p):
+            sink.in_code(in_start, in_end, tag.kind, text[p : tag.end])
+            continue
+        sink.claimed.append((in_start, in_end))
+        if tag.kind == "current":
+            found.append(_Reply(tag, in_start, in_end, None, None))
+            continue
+        id_text = tag.id_text or ""
+        id_ = sanitize_reply_id(id_text)
+        if not id_:
+            sink.diags.add(
+                "tag.reply_id_empty",
+                "warning",
+                f"{_show(text[p : tag.end])} has an empty id, so it sets no reply target; it was "
+                + ("removed" if sink.strip_reply else "left in the text")
+                + ". Put the message id after the colon, or use [[reply_to_current]].",
+                in_start,
+                in_end,
+            )
+        elif id_ != id_text:
+            id_start = head.value_start
+            id_end = id_start + len(id_text)
+            cut = len(js_trim(_UNSAFE_ID_CHARS.sub("", id_text))) > MAX_REPLY_ID_LENGTH
+            what = (
+                f"cut to {MAX_REPLY_ID_LENGTH} of its {len(id_text)} code points"
+                if cut
+                else "control characters or brackets removed"
+            )
+            sink.diags.add(
+                "tag.reply_id_sanitized",
+                "warning",
+                f"the reply id {_show(id_text)} was changed to {_show(id_)} ({what}); send the "
+                "message id exactly, without brackets or control characters.",
+                to_input(id_start),
+                to_input(id_end),
+            )
+        found.append(_Reply(tag, in_start, in_end, id_text, id_ or None))
+    return found
+
+
+def _unknown_stage(text: str, code: _Code, sink: _Sink, to_input: _Map) -> None:
+    """tag.unknown: ``[[name ... ]]`` on one line that is none of the three tags (§10)."""
+    claimed = sorted(sink.claimed)
+    ci = 0
+    resume = 0
+    reader = ReplyTagReader(text)
+    for m in _UNKNOWN_HEAD.finditer(text):
+        p = m.start()
+        if p < resume or AUDIO_HEAD.match(text, p) or reader.head(p) is not None:
+            continue  # tag heads are explained by their own stage
+        close = reader.first_close(m.end())
+        if not text.startswith("]]", close) or reader.first_lf(p) < close:
+            continue
+        end = close + 2
+        in_start = to_input(p)
+        while ci < len(claimed) and claimed[ci][1] <= in_start:
+            ci += 1
+        if ci < len(claimed) and claimed[ci][0] <= in_start:
+            continue
+        if code.in_code(p):
+            continue
+        resume = end
+        sink.unknown(in_start, to_input(end), text[p:end])
+
+
+# --------------------------------------------------------------------------- public
+
+
+def parse_directives(
+    text: str,
+    *,
+    current_message_id: str | None = None,
+    strip_audio_tag: bool = True,
+    strip_reply_tags: bool = True,
+) -> Directives:
+    """Read the audio and reply tags of ``text`` (TAGS.md §6); remove the stripped kinds."""
+    if not text:
+        return Directives(text="")
+    if "[[" not in text:
+        code0 = _Code(text)
+        out, patch = normalize_boundaries(text, code0.in_code, code0.owns_tail)
+        return Directives(text=out, edits=edit_records(patch))
+
+    sink = _Sink(text, strip_audio_tag, strip_reply_tags)
+    code1 = _Code(text)
+    audio = _audio_stage(text, code1, sink)
+    if strip_audio_tag and audio:
+        text2, patch1 = close_sites(text, audio)
+        code2 = _Code(text2)
+        to_input: _Map = offset_mapper(patch1)
+    else:
+        text2, patch1, code2, to_input = text, [], code1, _identity
+
+    reader = ReplyTagReader(text2)
+    replies = _reply_stage(text2, code2, sink, to_input, reader)
+    if strip_reply_tags and replies:
+        text3, patch2 = close_sites(text2, [(r.start, r.end) for r in replies])
+        code3 = _Code(text3)
+    else:
+        text3, patch2, code3 = text2, [], code2
+
+    if audio or replies:
+        final, patch3 = normalize_boundaries(text3, code3.in_code, code3.owns_tail)
+    else:
+        final, patch3 = text3, []
+    _unknown_stage(text2, code2, sink, to_input)
+
+    # §2.3: the last explicit id wins; else the current message when a current tag was seen.
+    explicit = [r for r in replies if r.id is not None]
+    currents = [r for r in replies if r.kind == "current"]
+    last_explicit = explicit[-1].id if explicit else None
+    reply_to_id = last_explicit
+    if reply_to_id is None and currents:
+        reply_to_id = js_trim(current_message_id or "") or None
+    _explain_precedence(sink, explicit, currents, reply_to_id, current_message_id)
+
+    spans = [Span(kind="audio_tag", start=s, end=e) for s, e in audio]
+    spans.extend(
+        Span(kind="reply_tag", start=r.in_start, end=r.in_end, value=r.id) for r in replies
+    )
+    if audio and replies:
+        spans.sort(key=lambda sp: sp.start)
+    patch = patch1
+    if patch2:
+        patch = compose(patch, patch2, text2)
+    if patch3:
+        patch = compose(patch, patch3, text3)
+    return Directives(
+        text=final,
+        audio_as_voice=bool(audio),
+        reply_to_id=reply_to_id,
+        reply_to_explicit_id=last_explicit,
+        reply_to_current=bool(currents),
+        has_audio_tag=bool(audio),
+        has_reply_tag=bool(replies),
+        diagnostics=sink.diags.build(),
+        spans=spans,
+        edits=edit_records(patch),
+    )
+
+
+def _explain_precedence(
+    sink: _Sink,
+    explicit: list[_Reply],
+    currents: list[_Reply],
+    reply_to_id: str | None,
+    current_message_id: str | None,
+) -> None:
+    """tag.reply_overridden and tag.current_without_id (§10); outputs are already decided."""
+    if explicit:
+        winner = explicit[-1]
+        for r in explicit[:-1]:
+            sink.diags.add(
+                "tag.reply_overridden",
+                "info",
+                f"this reply target ({_show(r.id or '')}) is replaced by the later explicit tag "
+                f"with id {_show(winner.id or '')}: the last [[reply_to:<id>]] wins. Keep one "
+                "reply tag.",
+                r.in_start,
+                r.in_end,
+            )
+        for r in currents:
+            sink.diags.add(
+                "tag.reply_overridden",
+                "info",
+                f"[[reply_to_current]] is overridden by the explicit id {_show(winner.id or '')}:"
+                " an explicit [[reply_to:<id>]] wins whatever the order. Keep one reply tag.",
+                r.in_start,
+                r.in_end,
+            )
+        return
+    if reply_to_id is None:
+        why = "is not set" if current_message_id is None else "is blank"
+        for r in currents:
+            sink.diags.add(
+                "tag.current_without_id",
+                "info",
+                f"[[reply_to_current]] was recognised but the current message id {why}, so "
+                "there is no reply target; pass current_message_id, or use [[reply_to:<id>]].",
+                r.in_start,
+                r.in_end,
+            )
