@@ -454,6 +454,69 @@ def test_decode_uri_component(s: str, expected: str | None) -> None:
     assert decode_uri_component(s) == expected
 
 
+def _es_decode(s: str) -> str | None:
+    """ECMAScript's Decode(string, reservedSet="") step by step, as an independent oracle."""
+    out: list[str] = []
+    k = 0
+    n = len(s)
+
+    def byte_at(i: int) -> int | None:
+        pair = s[i + 1 : i + 3]
+        if s[i] != "%" or len(pair) != 2 or any(c not in "0123456789abcdefABCDEF" for c in pair):
+            return None
+        return int(pair, 16)
+
+    while k < n:
+        if s[k] != "%":
+            out.append(s[k])
+            k += 1
+            continue
+        first = byte_at(k)
+        if first is None:
+            return None
+        k += 3
+        if first < 0x80:
+            out.append(chr(first))
+            continue
+        if 0xC0 <= first < 0xE0:
+            size = 2
+        elif 0xE0 <= first < 0xF0:
+            size = 3
+        elif 0xF0 <= first < 0xF8:
+            size = 4
+        else:
+            return None
+        octets = [first]
+        for _ in range(size - 1):
+            nxt = byte_at(k) if k < n else None
+            if nxt is None or nxt & 0xC0 != 0x80:
+                return None
+            octets.append(nxt)
+            k += 3
+        try:
+            out.append(bytes(octets).decode("utf-8"))
+        except UnicodeDecodeError:
+            return None
+    return "".join(out)
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *("%", "%C3", "%A9", "%E2", "%82", "%AC", "%F0", "%9F", "%98", "%80", "%ED"),
+                *("%A0", "%41", "%2f", "%zz", "a", "0", "e", "\u00e9", "\ud800", "%c0", "%af"),
+                "%F4",
+            ]
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_decode_uri_component_matches_ecmascript(s: str) -> None:
+    assert decode_uri_component(s) == _es_decode(s)
+
+
 @given(st.text())
 def test_decode_uri_component_inverts_percent_encoding(text: str) -> None:
     encoded = "".join(f"%{b:02X}" for b in text.encode("utf-8"))

@@ -18,7 +18,28 @@ __all__ = ["check_inbound", "decode_uri_component", "parse_inbound"]
 _PREFIX = "media://"
 _ESCAPES = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _AUTHORITY_END = frozenset("/?#")
+_HEX = frozenset("0123456789abcdefABCDEF")
 _INBOUND_PARTS = ("username", "password", "hostname", "pathname", "search", "hash")
+
+
+def _decode_ascii(s: str) -> str | None:
+    """The ASCII case (every WHATWG path): gather all bytes, then one strict UTF-8 decode.
+
+    Decoding the whole buffer at once is equivalent to JavaScript's escape-by-escape
+    decoding because literal ASCII bytes can neither complete nor continue a multi-byte
+    sequence, so any run that is malformed on its own stays malformed here.
+    """
+    pieces = s.split("%")
+    buf = bytearray(pieces[0], "ascii")
+    for piece in pieces[1:]:
+        if len(piece) < 2 or piece[0] not in _HEX or piece[1] not in _HEX:
+            return None
+        buf.append(int(piece[:2], 16))
+        buf += piece[2:].encode("ascii")
+    try:
+        return buf.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def decode_uri_component(s: str) -> str | None:
@@ -29,6 +50,8 @@ def decode_uri_component(s: str) -> str | None:
     """
     if "%" not in s:
         return s
+    if s.isascii():
+        return _decode_ascii(s)
     out: list[str] = []
     pos = 0
     for match in _ESCAPES.finditer(s):
