@@ -1,1 +1,142 @@
-"""The envelope module (ENVELOPE.md, SKILL_ENVELOPE.md)."""
+"""The envelope module: what is actually delivered, and how skill results are read.
+
+ENVELOPE.md: reply payloads (:func:`resolve_payload`), media reference equality
+(:func:`ref_key`), dedupe against streamed blocks and message-tool sends
+(:class:`DeliveryLedger`), the ``message(action=send)`` shape (:func:`build_send`) and WebChat
+commentary capture (:func:`capture_commentary`). SKILL_ENVELOPE.md: :func:`classify`,
+:class:`FailureBudget`, :func:`offload`, :func:`materialize_plan` and the envelope
+:func:`lint`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from .commentary import capture_commentary, message_tool_mode_findings
+from .dedupe import (
+    DeliveryLedger,
+    is_duplicate_text,
+    normalize_for_duplicate,
+    target_matches_route,
+)
+from .lint import lint
+from .models import (
+    BackfillResult,
+    BudgetDecision,
+    CommentaryResult,
+    DedupeResult,
+    DisplayPlacement,
+    LintFinding,
+    MaterializePlan,
+    MessageSend,
+    OffloadResult,
+    PayloadIntake,
+    PayloadResult,
+    ReplyPayload,
+    Route,
+    SendTarget,
+    SkillClassification,
+)
+from .payload import (
+    intake_payload,
+    is_renderable,
+    merge_final_directives,
+    resolve_media,
+    resolve_payload,
+)
+from .refkey import posix_normalize, ref_key, same_ref
+from .send import (
+    SendValidationError,
+    build_send,
+    collect_send,
+    collect_sent_media,
+    validate_send,
+)
+from .skill import (
+    FailureBudget,
+    async_ack,
+    async_dispatch,
+    backfill_candidates,
+    backfill_report,
+    background_text,
+    classify,
+    explain_display_md,
+    is_materializable_content_type,
+    materialize_plan,
+    max_runs,
+    offload,
+    place_display_md,
+    resolve_wall_sec,
+)
+
+__all__ = [
+    "PUBLIC_MODELS",
+    "BackfillResult",
+    "BudgetDecision",
+    "CommentaryResult",
+    "DedupeResult",
+    "DeliveryLedger",
+    "DisplayPlacement",
+    "FailureBudget",
+    "LintFinding",
+    "MaterializePlan",
+    "MessageSend",
+    "OffloadResult",
+    "PayloadIntake",
+    "PayloadResult",
+    "ReplyPayload",
+    "Route",
+    "SendTarget",
+    "SendValidationError",
+    "SkillClassification",
+    "async_ack",
+    "async_dispatch",
+    "backfill_candidates",
+    "backfill_report",
+    "background_text",
+    "build_send",
+    "capture_commentary",
+    "classify",
+    "collect_send",
+    "collect_sent_media",
+    "explain_display_md",
+    "intake_payload",
+    "is_duplicate_text",
+    "is_materializable_content_type",
+    "is_renderable",
+    "lint",
+    "materialize_plan",
+    "max_runs",
+    "merge_final_directives",
+    "message_tool_mode_findings",
+    "normalize_for_duplicate",
+    "offload",
+    "place_display_md",
+    "posix_normalize",
+    "ref_key",
+    "resolve_media",
+    "resolve_payload",
+    "resolve_wall_sec",
+    "same_ref",
+    "target_matches_route",
+    "validate_send",
+]
+
+#: The envelope's public models, for ``richout schema``.
+PUBLIC_MODELS: list[type[BaseModel]] = [
+    ReplyPayload,
+    PayloadIntake,
+    PayloadResult,
+    Route,
+    SendTarget,
+    MessageSend,
+    DedupeResult,
+    CommentaryResult,
+    SkillClassification,
+    BudgetDecision,
+    OffloadResult,
+    MaterializePlan,
+    DisplayPlacement,
+    BackfillResult,
+    LintFinding,
+]

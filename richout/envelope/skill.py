@@ -666,7 +666,7 @@ def offload(
                     )
                 ],
             )
-    parts = [f"the result ({chars} chars) was written to {path} and replaced by a receipt"]
+    parts = [f"the result ({chars} chars) is stored whole at {path}; the context keeps a receipt"]
     if summarised:
         parts.append("summarised as <key>_count/<key>_sample: " + ", ".join(summarised))
     if dropped:
