@@ -33,10 +33,10 @@ from ._text import JS_WS_CLASS, ascii_lower, is_js_ws, js_ltrim, js_rtrim, js_tr
 __all__ = [
     "DEFAULT_TOKEN",
     "SilentRule",
-    "contains_token",
     "is_silent",
     "is_silent_prefix",
     "is_token_only",
+    "may_contain_token",
     "silent_rule",
     "strip_leading_token",
 ]
@@ -76,9 +76,45 @@ def _regular(token: str) -> bool:
     return bool(token) and not is_js_ws(token[0]) and not is_js_ws(token[-1])
 
 
-def contains_token(text: str, token: str = DEFAULT_TOKEN) -> bool:
-    """Does ``token`` occur in ``text`` (ASCII case-insensitive)? Every silent rule needs it."""
-    return not token or _token_re(token).search(text) is not None
+@lru_cache(maxsize=64)
+def _anchor(token: str) -> tuple[str, int] | None:
+    """The token's first character that is not an ASCII letter (it must match exactly)."""
+    for k, ch in enumerate(token):
+        if not ("a" <= ascii_lower(ch) <= "z"):
+            return ch, k
+    return None
+
+
+_ANCHOR_TRIES = 32
+
+
+def may_contain_token(text: str, token: str = DEFAULT_TOKEN) -> bool:
+    """False only when ``token`` cannot occur in ``text`` ASCII case-insensitively.
+
+    Every silent rule needs the token, so this is the cheap gate before any of them. A
+    case-insensitive regex tries every offset in Python's matcher; instead the token's first
+    character that has no case (``_`` of ``NO_REPLY``) is found at C speed and only its few
+    occurrences are compared. Texts with many of them, and tokens made only of letters, fall
+    back to one full lower-casing, which maps every ASCII letter as ASCII lower-casing does
+    and leaves the rest of an occurrence intact, so it never misses one.
+    """
+    if not token:
+        return True
+    anchor = _anchor(token)
+    if anchor is not None:
+        ch, k = anchor
+        low = ascii_lower(token)
+        m = len(token)
+        p = text.find(ch)
+        tries = 0
+        while p >= 0 and tries < _ANCHOR_TRIES:
+            if p >= k and ascii_lower(text[p - k : p - k + m]) == low:
+                return True
+            p = text.find(ch, p + 1)
+            tries += 1
+        if p < 0:
+            return False
+    return token.lower() in text.lower()
 
 
 # --------------------------------------------------------------------------- token runs
@@ -176,7 +212,7 @@ def _strip_edge_punctuation(s: str) -> str:
 
 def is_token_only(text: str, token: str = DEFAULT_TOKEN) -> bool:
     """TAGS.md §8.1: only the token (repeated, whitespace-separated), maybe in punctuation."""
-    if not text or not contains_token(text, token):
+    if not text or not may_contain_token(text, token):
         return False
     return _exact_token_only(text, token) or _exact_token_only(
         _strip_edge_punctuation(js_trim(text)), token
@@ -596,7 +632,7 @@ def _is_reasoning_prefixed_silent(text: str, token: str) -> bool:
 
 def silent_rule(text: str, token: str = DEFAULT_TOKEN) -> SilentRule | None:
     """Which rule of TAGS.md §8 makes ``text`` silent, or None when it is not silent."""
-    if not text or not contains_token(text, token):
+    if not text or not may_contain_token(text, token):
         return None
     if is_token_only(text, token):
         return "8.1"
@@ -678,7 +714,7 @@ def strip_leading_token(text: str, token: str = DEFAULT_TOKEN) -> str | None:
     Returns the text without the leading tokens and the whitespace after them, trimmed; None
     when the text does not start that way (then it is left alone).
     """
-    if not text or not contains_token(text, token):
+    if not text or not may_contain_token(text, token):
         return None
     lead = _leading_tokens_end(text, token)
     if lead is None:
