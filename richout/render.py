@@ -47,34 +47,38 @@ def _end_mapper(to_input: Callable[[int], int]) -> Callable[[int, int], int]:
     return end
 
 
-def _mapped_spans(spans: Sequence[Span], to_input: Callable[[int], int]) -> list[Span]:
+def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
+    """Spans of a later step moved into the input (shared as they are when nothing moved)."""
+    if not patch:
+        return list(spans)
+    to_input = offset_mapper(patch)
     end = _end_mapper(to_input)
+    # Offsets are plain ints computed here: skip re-validation, which dominates on 100k spans.
     return [
-        Span(kind=s.kind, start=to_input(s.start), end=end(s.start, s.end), value=s.value)
+        Span.model_construct(
+            kind=s.kind, start=to_input(s.start), end=end(s.start, s.end), value=s.value
+        )
         for s in spans
     ]
 
 
-def _mapped_diagnostics(
-    diags: Sequence[Diagnostic], to_input: Callable[[int], int]
-) -> list[Diagnostic]:
+def _add_mapped(
+    diags: Diagnostics, found: Sequence[Diagnostic], to_input: Callable[[int], int]
+) -> None:
+    """Add a later step's diagnostics with spans moved into the input (no model copies)."""
     end = _end_mapper(to_input)
-    out = []
-    for d in diags:
+    for d in found:
         if d.start is None or d.end is None:
-            out.append(d)
+            diags.extend([d])
             continue
-        out.append(
-            Diagnostic(
-                code=d.code,
-                severity=d.severity,
-                message=d.message,
-                start=to_input(d.start),
-                end=end(d.start, d.end),
-                field=d.field,
-            )
+        diags.add(
+            d.code,
+            d.severity,
+            d.message,
+            to_input(d.start),
+            end(d.start, d.end),
+            field=d.field,
         )
-    return out
 
 
 def _not_assistant(text: str, role: str) -> RenderedReply:
@@ -115,13 +119,13 @@ def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
 
     diags = Diagnostics(text)
     diags.extend(embeds.diagnostics)
-    diags.extend(_mapped_diagnostics(media.diagnostics, from_t1))
-    diags.extend(_mapped_diagnostics(tags.diagnostics, from_t2))
+    _add_mapped(diags, media.diagnostics, from_t1)
+    _add_mapped(diags, tags.diagnostics, from_t2)
 
     spans = [
         *embeds.spans,
-        *_mapped_spans(media.spans, from_t1),
-        *_mapped_spans(tags.spans, from_t2),
+        *_mapped_spans(media.spans, p_embeds),
+        *_mapped_spans(tags.spans, p_media),
     ]
     spans.sort(key=lambda s: (s.start, s.end))
 
