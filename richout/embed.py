@@ -147,9 +147,24 @@ def _pair(token: Token) -> Attribute:
     return Attribute(name, js_trim(raw), raw, start, start + n)
 
 
-@lru_cache(maxsize=2048)
+#: Openers up to this length are memoised: replies repeat the same few shortcodes, and a
+#: bound keeps the cache from pinning huge hostile slices in memory.
+_CACHED_OPENER_LEN = 1024
+
+
 def parse_opener(slice_: str) -> Opener:
     """Read one opener slice (``[embed`` ... first ``]``) with ``grammars/embed.lark``."""
+    if len(slice_) <= _CACHED_OPENER_LEN:
+        return _parse_opener_cached(slice_)
+    return _parse_opener(slice_)
+
+
+@lru_cache(maxsize=2048)
+def _parse_opener_cached(slice_: str) -> Opener:
+    return _parse_opener(slice_)
+
+
+def _parse_opener(slice_: str) -> Opener:
     tree = load_grammar("embed.lark").parse(slice_)
     attr_text = tree.children[1]
     assert isinstance(attr_text, Tree)
