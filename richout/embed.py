@@ -172,17 +172,23 @@ def _parse_opener(slice_: str) -> Opener:
     unquoted: list[tuple[int, int]] = []
     # The attribute text stops before the self-closing "/" (§2.2); an unquoted value does too.
     limit = len(slice_) - (2 if tree.data == "self_closing" else 1)
+    # An unquoted value runs to the next whitespace or quote. Tokens come left to right, so
+    # the stop found for one value also ends every value starting before it ("a=a=a=x"):
+    # remembering it keeps the scan linear.
+    stop = -1
     for tok in attr_text.children:
         assert isinstance(tok, Token)
         if tok.type == "PAIR":
             attrs.append(_pair(tok))
         elif tok.type == "UNQUOTED":
             start = tok.start_pos or 0
-            end = start + len(tok)
-            while end < limit and not is_js_ws(slice_[end]) and slice_[end] not in "\"'":
-                end += 1
-            if end > start + len(tok):
-                unquoted.append((start, end))
+            value_start = start + len(tok)
+            if value_start > stop:
+                stop = value_start
+                while stop < limit and not is_js_ws(slice_[stop]) and slice_[stop] not in "\"'":
+                    stop += 1
+            if stop > value_start:
+                unquoted.append((start, stop))
     return Opener(tree.data == "self_closing", tuple(attrs), tuple(unquoted))
 
 

@@ -704,6 +704,11 @@ def test_clean_inputs_have_no_warnings_or_errors(text: str) -> None:
     assert [d.code for d in result.diagnostics if d.code != "embed.in_code"] == []
 
 
+def test_unquoted_values_start_right_after_the_equals_sign() -> None:
+    text = '[embed d= ref=cv_1 e =f url="/u" /]'
+    assert spanned(text, extract_embeds(text), "embed.unquoted_attribute") == ["ref=cv_1", "e =f"]
+
+
 def test_diagnostics_never_change_outputs() -> None:
     text = '[embed ref="x" ref="y" onload="z" height="5000" url="javascript:1" /] tail'
     result = extract_embeds(text)
@@ -771,6 +776,7 @@ HOSTILE = {
     "blocks_without_closer": "[embed x]" * 20000,
     "closers_only": "[/embed]" * 20000,
     "huge_attribute": "[embed " + 'a="' * 20000 + " /]",
+    "unquoted_chain": "[embed " + "a=" * 20000 + 'x ref="r" /]',
     "huge_body": '[embed ref="x"]' + "b" * 200000 + "[/embed]",
     "nested_blocks": '[embed ref="a"]' * 5000 + "[/embed]" * 5000,
     "views": "[view " * 20000,
