@@ -20,12 +20,12 @@ The readers (:func:`read_audio_tag`, :class:`ReplyTagReader`, :func:`read_reply_
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable
 
 from ._patch import compose, offset_mapper
 from ._tagclose import close_sites, normalize_boundaries
+from ._tagcode import StageCode
 from ._tagscan import (
     AUDIO_HEAD,
     REPLY_HEAD,
@@ -38,7 +38,6 @@ from ._tagscan import (
     ws_end,
 )
 from ._text import js_trim
-from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .lossless import edit_records
 from .models import Directives, Span
@@ -62,9 +61,6 @@ _UNSAFE_ID_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\[\]]")
 # tag.unknown candidates: "[[" directly followed by a name character (§10).
 _UNKNOWN_HEAD = re.compile(r"\[\[[A-Za-z0-9_:-]+")
 _SHOW_MAX = 60
-_BACKTICK = re.compile(r"`")
-# A blank line (only spaces/tabs) between two CommonMark line breaks; "\r\n" is one break.
-_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
 
 
 def read_audio_tag(text: str, pos: int) -> TagMatch | None:
@@ -91,84 +87,6 @@ def sanitize_reply_id(id_text: str) -> str:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-class _Code:
-    """The code regions of one stage text, asked through one :class:`CodeMap`.
-
-    Two exact shortcuts keep most replies away from the Markdown parse. A fenced block needs
-    a run of three backticks or tildes and an indented one four columns of indentation (four
-    spaces or a tab), whatever containers surround it. A text with none of these has no
-    block, so only inline code spans can hold a position: such a span opens at a backtick
-    before it and closes at one after it, inside one paragraph, so when the nearest backticks
-    around the position are missing or a blank line separates them the answer is "not code"
-    without asking the map. And no inline span ends in whitespace, so only a block can own a
-    whitespace tail.
-    """
-
-    __slots__ = ("_blank_gap", "_inline_only", "_map", "_ticks", "text")
-
-    def __init__(self, text: str, code_map: CodeMap | None = None) -> None:
-        self.text = text
-        self._map = code_map
-        self._inline_only: bool | None = None
-        self._ticks: list[int] | None = None
-        self._blank_gap: dict[int, bool] = {}
-
-    def map(self) -> CodeMap:
-        """The code map of the text (built once)."""
-        if self._map is None:
-            self._map = CodeMap(self.text)
-        return self._map
-
-    def inline_only(self) -> bool:
-        """True when the text cannot hold a fenced or indented code block."""
-        if self._inline_only is None:
-            text = self.text
-            # Substring tests run at memchr speed; a regex alternation would try every offset.
-            self._inline_only = not (
-                "```" in text or "~~~" in text or "\t" in text or "    " in text
-            )
-        return self._inline_only
-
-    def _maybe_inline(self, pos: int) -> bool:
-        """Could an inline code span cover ``pos`` (a non-backtick position)?"""
-        ticks = self._ticks
-        if ticks is None:
-            ticks = self._ticks = [m.start() for m in _BACKTICK.finditer(self.text)]
-        k = bisect.bisect_left(ticks, pos)
-        if k == 0 or k == len(ticks):
-            return False
-        before, after = ticks[k - 1], ticks[k]
-        gap = self._blank_gap.get(before)
-        if gap is None:
-            # One search per pair of neighbouring backticks, however many tags lie between.
-            gap = self._blank_gap[before] = _BLANK_LINE.search(self.text, before, after) is not None
-        return not gap
-
-    def in_code(self, pos: int) -> bool:
-        """Is ``pos`` inside a code region of the text?"""
-        if self._map is None and self.inline_only() and not self._maybe_inline(pos):
-            return False
-        return self.map().in_code(pos)
-
-    def owns_tail(self, content_end: int) -> bool:
-        """Does a code region starting at or before ``content_end`` run to the text's end?"""
-        if self._map is None:
-            if self.inline_only():
-                return False
-            # A closed fence or an indented block ends at the end of a line, before its
-            # line break, so a tail holding a line break can only belong to a fence left
-            # open to the end of the message, which needs a fence run.
-            tail = self.text[content_end:]
-            if ("\n" in tail or "\r" in tail) and not ("```" in self.text or "~~~" in self.text):
-                return False
-        codes = self.map()
-        # Such a region contains content_end: the cheap question first.
-        if not codes.in_code(content_end):
-            return False
-        n = len(self.text)
-        return any(r.start <= content_end and r.end == n for r in codes.regions())
 
 
 def _show(s: str) -> str:
@@ -283,7 +201,7 @@ class _Reply:
 # --------------------------------------------------------------------------- stages
 
 
-def _audio_stage(text: str, code: _Code, sink: _Sink) -> list[tuple[int, int]]:
+def _audio_stage(text: str, code: StageCode, sink: _Sink) -> list[tuple[int, int]]:
     """§4.1: audio tags outside code, left to right, non-overlapping."""
     found: list[tuple[int, int]] = []
     ends = _Ends(text)
@@ -338,7 +256,7 @@ def _reply_malformed(
         else:
             reason = "the id contains a line feed"
     end = ends(p)
-    sink.malformed(to_input(p), to_input(end), text[p:end], fix, reason)
+    sink.malformed(to_input(p), _end_in_input(to_input, p, end), text[p:end], fix, reason)
 
 
 _Map = Callable[[int], int]
@@ -348,8 +266,18 @@ def _identity(pos: int) -> int:
     return pos
 
 
+def _end_in_input(to_input: _Map, start: int, end: int) -> int:
+    """Input offset of the exclusive ``end`` of a stage range ``[start, end)``.
+
+    Mapped through its last character, so a deletion that starts right after the range (an
+    audio tag removed next to a reply tag) is not pulled into it. That character is never an
+    inserted space: the closing inserts one only in front of content.
+    """
+    return to_input(end - 1) + 1 if end > start else to_input(start)
+
+
 def _reply_stage(
-    text: str, code: _Code, sink: _Sink, to_input: _Map, reader: ReplyTagReader
+    text: str, code: StageCode, sink: _Sink, to_input: _Map, reader: ReplyTagReader
 ) -> list[_Reply]:
     """§4.2-§4.3: reply tags read at each ``[[`` of the text after the audio stage."""
     found: list[_Reply] = []
@@ -368,7 +296,7 @@ def _reply_stage(
                 )
             continue
         resume = tag.end
-        in_start, in_end = to_input(p), to_input(tag.end)
+        in_start, in_end = to_input(p), _end_in_input(to_input, p, tag.end)
         if code.in_code(p):
             sink.in_code(in_start, in_end, tag.kind, text[p : tag.end])
             continue
@@ -403,13 +331,13 @@ def _reply_stage(
                 f"the reply id {_show(id_text)} was changed to {_show(id_)} ({what}); send the "
                 "message id exactly, without brackets or control characters.",
                 to_input(id_start),
-                to_input(id_end),
+                _end_in_input(to_input, id_start, id_end),
             )
         found.append(_Reply(tag, in_start, in_end, id_text, id_ or None))
     return found
 
 
-def _unknown_stage(text: str, code: _Code, sink: _Sink, to_input: _Map) -> None:
+def _unknown_stage(text: str, code: StageCode, sink: _Sink, to_input: _Map) -> None:
     """tag.unknown: ``[[name ... ]]`` on one line that is none of the three tags (§10)."""
     claimed = sorted(sink.claimed)
     ci = 0
@@ -431,7 +359,7 @@ def _unknown_stage(text: str, code: _Code, sink: _Sink, to_input: _Map) -> None:
         if code.in_code(p):
             continue
         resume = end
-        sink.unknown(in_start, to_input(end), text[p:end])
+        sink.unknown(in_start, _end_in_input(to_input, p, end), text[p:end])
 
 
 # --------------------------------------------------------------------------- public
@@ -448,16 +376,16 @@ def parse_directives(
     if not text:
         return Directives(text="")
     if "[[" not in text:
-        code0 = _Code(text)
+        code0 = StageCode(text)
         out, patch = normalize_boundaries(text, code0.in_code, code0.owns_tail)
         return Directives(text=out, edits=edit_records(patch))
 
     sink = _Sink(text, strip_audio_tag, strip_reply_tags)
-    code1 = _Code(text)
+    code1 = StageCode(text)
     audio = _audio_stage(text, code1, sink)
     if strip_audio_tag and audio:
         text2, patch1 = close_sites(text, audio)
-        code2 = _Code(text2)
+        code2 = StageCode(text2)
         to_input: _Map = offset_mapper(patch1)
     else:
         text2, patch1, code2, to_input = text, [], code1, _identity
@@ -466,7 +394,7 @@ def parse_directives(
     replies = _reply_stage(text2, code2, sink, to_input, reader)
     if strip_reply_tags and replies:
         text3, patch2 = close_sites(text2, [(r.start, r.end) for r in replies])
-        code3 = _Code(text3)
+        code3 = StageCode(text3)
     else:
         text3, patch2, code3 = text2, [], code2
 
