@@ -38,6 +38,7 @@ from ._tagscan import (
     ws_end,
 )
 from ._text import js_trim
+from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .lossless import edit_records
 from .models import Directives, Span
@@ -371,17 +372,23 @@ def parse_directives(
     current_message_id: str | None = None,
     strip_audio_tag: bool = True,
     strip_reply_tags: bool = True,
+    code_map: CodeMap | None = None,
 ) -> Directives:
-    """Read the audio and reply tags of ``text`` (TAGS.md §6); remove the stripped kinds."""
+    """Read the audio and reply tags of ``text`` (TAGS.md §6); remove the stripped kinds.
+
+    ``code_map`` is an optional :class:`~richout.codemap.CodeMap` the caller already built
+    for exactly ``text`` (reused, with whatever it has computed; ignored for another text).
+    """
     if not text:
         return Directives(text="")
+    if code_map is not None and code_map.text is not text and code_map.text != text:
+        code_map = None
+    code1 = StageCode(text, code_map)
     if "[[" not in text:
-        code0 = StageCode(text)
-        out, patch = normalize_boundaries(text, code0.in_code, code0.owns_tail)
+        out, patch = normalize_boundaries(text, code1.in_code, code1.owns_tail)
         return Directives(text=out, edits=edit_records(patch))
 
     sink = _Sink(text, strip_audio_tag, strip_reply_tags)
-    code1 = StageCode(text)
     audio = _audio_stage(text, code1, sink)
     if strip_audio_tag and audio:
         text2, patch1 = close_sites(text, audio)

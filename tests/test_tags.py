@@ -8,6 +8,7 @@ import pytest
 
 from richout import rebuild
 from richout._tagscan import grammar_read
+from richout.codemap import CodeMap
 from richout.tags import (
     ReplyTagReader,
     TagMatch,
@@ -543,3 +544,20 @@ def test_malformed_spans_stay_linear_on_many_unclosed_heads() -> None:
     assert [(d.start, d.end) for d in result.diagnostics] == [
         (13 * i, 13 * i + 12) for i in range(50)
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use `[[reply_to_current]]` here [[audio_as_voice]]",
+        "```\n[[audio_as_voice]]\n```\n  ",
+        " x",
+    ],
+)
+def test_a_callers_code_map_is_reused_not_trusted_blindly(text: str) -> None:
+    """A CodeMap of the same text gives the same result; one of another text is ignored."""
+    plain = parse_directives(text)
+    parsed = CodeMap(text)
+    parsed.full()
+    assert parse_directives(text, code_map=parsed) == plain
+    assert parse_directives(text, code_map=CodeMap("`[[audio_as_voice]]` " + text)) == plain
