@@ -23,7 +23,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from ._tagscan import _Finder
+from ._tagscan import Finder
 from .codemap import CodeMap
 
 __all__ = ["StageCode"]
@@ -57,7 +57,7 @@ class StageCode:
         self._indent: bool | None = None
         self._ticks: list[int] | None = None
         self._blank_gap: dict[int, bool] = {}
-        self._lines: _Finder | None = None
+        self._lines: Finder | None = None
         # (position asked last, start of its line on U+000A, start of its CommonMark line):
         # questions come left to right, so line starts are found by looking back only over
         # what is new.
@@ -156,7 +156,7 @@ class StageCode:
             return False  # no fenced block anywhere, and this line is not indented code
         start = self._starts_of_line(pos)[0]
         if self._lines is None:
-            self._lines = _Finder(self.text, "\n")
+            self._lines = Finder(self.text, "\n")
         end = self._lines.find(pos)
         codes = self.map()
         return codes.line_in_block(start, end) and codes.in_code(pos)

@@ -8,7 +8,7 @@ to the ``]]`` that could close it:
   not followed by a name never reaches Python code;
 * for audio and current tags the slice ends at the ``]]`` right after the name's whitespace;
 * for an explicit tag it ends at the first ``]`` after the value start, which must be doubled.
-  That ``]`` is found once per text with a memo (:class:`_Finder`), so a text holding 20,000
+  That ``]`` is found once per text with a memo (:class:`Finder`), so a text holding 20,000
   unclosed ``[[reply_to:x`` is read in one pass, not 20,000.
 
 Parsed slices are cached by their text: real replies repeat the same handful of tags.
@@ -28,6 +28,7 @@ from ._text import JS_WS_CLASS
 __all__ = [
     "AUDIO_HEAD",
     "REPLY_HEAD",
+    "Finder",
     "ReplyHead",
     "ReplyTagReader",
     "TagKind",
@@ -139,7 +140,7 @@ def read_audio_at(text: str, pos: int) -> TagMatch | None:
     return TagMatch(pos, close + 2, "audio")
 
 
-class _Finder:
+class Finder:
     """First occurrence of ``needle`` at or after a position, remembered between queries.
 
     Queries at increasing positions reuse the last answer while it is still ahead, so walking
@@ -184,8 +185,8 @@ class ReplyTagReader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self._close: _Finder | None = None
-        self._lf: _Finder | None = None
+        self._close: Finder | None = None
+        self._lf: Finder | None = None
         self._leading = -1
 
     def head(self, pos: int) -> ReplyHead | None:
@@ -202,13 +203,13 @@ class ReplyTagReader:
     def first_close(self, pos: int) -> int:
         """Offset of the first ``]`` at or after ``pos`` (``len(text)`` when none)."""
         if self._close is None:
-            self._close = _Finder(self.text, "]")
+            self._close = Finder(self.text, "]")
         return self._close.find(pos)
 
     def first_lf(self, pos: int) -> int:
         """Offset of the first U+000A at or after ``pos`` (``len(text)`` when none)."""
         if self._lf is None:
-            self._lf = _Finder(self.text, "\n")
+            self._lf = Finder(self.text, "\n")
         return self._lf.find(pos)
 
     def read(self, pos: int, *, allow_leading_malformed: bool = False) -> TagMatch | None:

@@ -29,11 +29,11 @@ from ._tagcode import StageCode
 from ._tagscan import (
     AUDIO_HEAD,
     REPLY_HEAD,
+    Finder,
     ReplyHead,
     ReplyTagReader,
     TagKind,
     TagMatch,
-    _Finder,
     read_audio_at,
     ws_end,
 )
@@ -97,9 +97,6 @@ def _show(s: str) -> str:
     return repr(s)
 
 
-_TAG_NAMES = {"audio": "[[audio_as_voice]]", "current": "[[reply_to_current]]"}
-
-
 class _Ends:
     """End of a malformed construct (§10): the first ``]]`` (included), ``\\n`` or the end.
 
@@ -111,13 +108,13 @@ class _Ends:
     def __init__(self, text: str) -> None:
         self.text = text
         self.n = len(text)
-        self._dclose: _Finder | None = None
-        self._lf: _Finder | None = None
+        self._dclose: Finder | None = None
+        self._lf: Finder | None = None
 
     def __call__(self, start: int) -> int:
         if self._lf is None or self._dclose is None:
-            self._lf = _Finder(self.text, "\n")
-            self._dclose = _Finder(self.text, "]]")
+            self._lf = Finder(self.text, "\n")
+            self._dclose = Finder(self.text, "]]")
         lf = self._lf.find(start + 2)
         dclose = self._dclose.find(start + 2)
         if lf < dclose:
@@ -125,7 +122,7 @@ class _Ends:
         return min(dclose + 2, self.n)
 
 
-def _malformed_reason(text: str, kind: TagKind, close_at: int) -> str:
+def _malformed_reason(text: str, close_at: int) -> str:
     """Why ``[[`` + name (audio or current) did not form a tag; ``close_at`` follows the name."""
     if close_at >= len(text):
         return "nothing closes it before the end of the message"
@@ -137,7 +134,7 @@ def _malformed_reason(text: str, kind: TagKind, close_at: int) -> str:
 class _Sink:
     """Diagnostics of one call, with spans in input offsets."""
 
-    __slots__ = ("claimed", "diags", "last_malformed_end", "strip_audio", "strip_reply")
+    __slots__ = ("claimed", "diags", "strip_audio", "strip_reply")
 
     def __init__(self, text: str, strip_audio: bool, strip_reply: bool) -> None:
         self.diags = Diagnostics(text)
@@ -146,7 +143,6 @@ class _Sink:
         # Input ranges already explained (tags, in-code tags, malformed heads): a tag.unknown
         # candidate inside one of them is part of that construct.
         self.claimed: list[tuple[int, int]] = []
-        self.last_malformed_end = -1
 
     def in_code(self, start: int, end: int, kind: TagKind, literal: str) -> None:
         self.claimed.append((start, end))
@@ -185,17 +181,14 @@ class _Sink:
 class _Reply:
     """A reply tag recognised outside code, in stage-2 and input offsets."""
 
-    __slots__ = ("end", "id", "id_text", "in_end", "in_start", "kind", "start")
+    __slots__ = ("end", "id", "in_end", "in_start", "kind", "start")
 
-    def __init__(
-        self, tag: TagMatch, in_start: int, in_end: int, id_text: str | None, id_: str | None
-    ) -> None:
+    def __init__(self, tag: TagMatch, in_start: int, in_end: int, id_: str | None) -> None:
         self.start = tag.start
         self.end = tag.end
         self.kind = tag.kind
         self.in_start = in_start
         self.in_end = in_end
-        self.id_text = id_text
         self.id = id_
 
 
@@ -226,7 +219,7 @@ def _audio_stage(text: str, code: StageCode, sink: _Sink) -> list[tuple[int, int
             end,
             text[p:end],
             "[[audio_as_voice]]",
-            _malformed_reason(text, "audio", ws_end(text, m.end())),
+            _malformed_reason(text, ws_end(text, m.end())),
         )
     return found
 
@@ -242,7 +235,7 @@ def _reply_malformed(
     ends: _Ends,
 ) -> None:
     if head.kind == "current":
-        reason = _malformed_reason(text, "current", head.value_start)
+        reason = _malformed_reason(text, head.value_start)
         fix = "[[reply_to_current]]"
     else:
         fix = "[[reply_to:<id>]]"
@@ -303,7 +296,7 @@ def _reply_stage(
             continue
         sink.claimed.append((in_start, in_end))
         if tag.kind == "current":
-            found.append(_Reply(tag, in_start, in_end, None, None))
+            found.append(_Reply(tag, in_start, in_end, None))
             continue
         id_text = tag.id_text or ""
         id_ = sanitize_reply_id(id_text)
@@ -334,7 +327,7 @@ def _reply_stage(
                 to_input(id_start),
                 _end_in_input(to_input, id_start, id_end),
             )
-        found.append(_Reply(tag, in_start, in_end, id_text, id_ or None))
+        found.append(_Reply(tag, in_start, in_end, id_ or None))
     return found
 
 
