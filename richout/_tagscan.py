@@ -1,4 +1,4 @@
-"""Reading reply/audio tags: a regex-free-of-backtracking pre-scan, then the grammar on a slice.
+"""Reading reply/audio tags: a pre-scan that cannot backtrack, then the grammar on a slice.
 
 TAGS.md §1 describes three tags. ``grammars/tags.lark`` holds their grammar; this module finds
 the few places where a tag can start and hands the grammar only the slice from that ``[[``
@@ -39,6 +39,7 @@ __all__ = [
     "ws_end",
 ]
 
+#: The three tags of TAGS.md §1.
 TagKind = Literal["audio", "current", "explicit"]
 
 _WS_RUN = re.compile(f"[{JS_WS_CLASS}]*")
