@@ -439,6 +439,7 @@ def test_normalize_preferred_height(value: float, expected: int | None) -> None:
         ),
         ('Hi\r\n[embed ref="x" /]\r\nBye', "Hi\r\n\r\nBye", [doc_url("x")]),
         ('[view ref="x" /]', '[view ref="x" /]', []),
+        ("[view]x[/view]", "[view]x[/view]", []),
         ('{"kind":"present_view"}', '{"kind":"present_view"}', []),
     ],
 )
