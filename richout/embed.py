@@ -787,6 +787,7 @@ def _unmatched_reason(index: _Index, s: int, swallowed: bool) -> str:
 
 def extract_embeds(text: str) -> EmbedResult:
     """Turn ``[embed ...]`` shortcodes outside code into canvas previews (EMBED.md §1-§7)."""
+    _require_text(text)
     ex = _extract(text, explain=True)
     patch = _removal_patch(text, ex.removed)
     spans = [
@@ -800,6 +801,11 @@ def extract_embeds(text: str) -> EmbedResult:
         spans=spans,
         edits=edit_records(patch),
     )
+
+
+def _require_text(text: object) -> None:
+    if not isinstance(text, str):
+        raise InvalidInput(f"text must be a string, got {type(text).__name__}")
 
 
 def _removal_patch(text: str, removed: list[_Found]) -> list[Edit]:
@@ -819,6 +825,7 @@ def _removal_patch(text: str, removed: list[_Found]) -> list[Edit]:
 
 def embeds_for_delivery_diagnostics(text: str) -> list[Diagnostic]:
     """``embed.not_rendered_on_delivery`` per shortcode extract_embeds would render (TAGS §7)."""
+    _require_text(text)
     ex = _extract(text, explain=False)
     diags = Diagnostics(text)
     for found in ex.removed:

@@ -16,6 +16,7 @@ from ._patch import Edit, compose, offset_mapper
 from ._text import JS_WS_CLASS
 from .diagnostics import Diagnostics
 from .embed import extract_embeds
+from .errors import InvalidInput
 from .lossless import edit_records
 from .media import split_media
 from .models import CanvasBlock, Diagnostic, EditRecord, RenderedReply, ReplyTarget, Span
@@ -102,6 +103,10 @@ def _not_assistant(text: str, role: str) -> RenderedReply:
 
 def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
     """The WebChat / Control UI view: text, reply target, voice flag, attachments, canvas."""
+    if not isinstance(text, str):
+        raise InvalidInput(f"text must be a string, got {type(text).__name__}")
+    if not isinstance(role, str):
+        raise InvalidInput(f"role must be a string, got {type(role).__name__}")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from richout._text import ascii_lower
 from richout.embed import extract_embeds
+from richout.errors import InvalidInput
 from richout.lossless import rebuild
 from richout.media import split_media
 from richout.render import render_reply
@@ -132,6 +133,15 @@ def test_role_not_assistant_diagnostic(text: str, flagged: bool) -> None:
     assert len(found) == int(flagged)
     if flagged:
         assert (found[0].severity, found[0].start, found[0].end) == ("info", 0, len(text))
+
+
+@pytest.mark.parametrize(("text", "role"), [(None, "assistant"), (b"x", "assistant"), ("x", None)])
+def test_wrong_argument_types_are_typed_errors(text: Any, role: Any) -> None:
+    with pytest.raises(InvalidInput):
+        render_reply(text, role=role)
+    if not isinstance(text, str):
+        with pytest.raises(InvalidInput):
+            extract_embeds(text)
 
 
 def test_empty_text_has_no_content() -> None:
