@@ -233,6 +233,8 @@ class RenderedReply(Model):
 class StreamChunk(Model):
     """Text that is safe to show now, from :class:`richout.StreamingParser` (TAGS.md §9)."""
 
+    _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics"})
+
     text: str
     reply_to_id: str | None = None
     reply_to_explicit_id: str | None = None
@@ -240,6 +242,6 @@ class StreamChunk(Model):
     reply_to_tag: bool = False
     audio_as_voice: bool = False
     is_silent: bool = False
-    raw_start: int
-    raw_end: int
+    raw_start: int = Field(description="Start of the fed text this call consumed (code points).")
+    raw_end: int = Field(description="End of the fed text this call consumed (code points).")
     diagnostics: list[Diagnostic] = Field(default_factory=list)
