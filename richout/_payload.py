@@ -1,0 +1,385 @@
+"""One ``MEDIA:`` payload → accepted references and visible leftovers (MEDIA.md §6).
+
+Every step of the reference here is a regular expression that backtracks: the cleaning
+regex's ``.*`` before the serialized-JSON cut, the quoted-token alternatives, the quote-pair
+scan, and the regrouping loop that re-cleans a growing part for every new token. This module
+computes the same answers with forward and backward scans whose total cost is linear in the
+payload (the regrouping step adds a ``log n`` factor for one binary search per token).
+
+Cleaning (§6.1) only ever removes a prefix and a suffix, so it is computed as *bounds* into
+the payload: a part ``payload[a:b]`` cleans to ``payload[s:e]``. That lets the regrouping
+step ask "what does the part built so far clean to?" without rebuilding or rescanning it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from ._text import JS_WS, JS_WS_CLASS, has_js_ws, js_trim
+from .policy import is_valid_reference, strip_file_prefix
+from .policy.local import (
+    has_file_extension,
+    has_scheme_prefix,
+    is_traversal_or_unsupported_home,
+    looks_local,
+    starts_at_root,
+)
+
+__all__ = [
+    "Cleaner",
+    "Item",
+    "PayloadResult",
+    "analyse_payload",
+    "clean",
+    "lists_quoted_references",
+    "tokenize",
+    "unwrap_bounds",
+]
+
+_LEAD = frozenset("`\"'[{(")
+_TRAIL = frozenset("`\"'\\})],")
+_QUOTES = "\"'`"
+_JSON_FOLLOW = frozenset("]},:")
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_WS = frozenset(JS_WS)
+_NON_WS_RUN = re.compile(f"[^{JS_WS_CLASS}]+")
+_WS_RUN = re.compile(f"[{JS_WS_CLASS}]+")
+_QUOTE_CHAR = re.compile("[\"'`]")
+
+
+def _file_prefix_len(s: str, a: int, b: int) -> int:
+    """Length of the ``file:`` / ``file://`` prefix of ``s[a:b]`` (0 when absent)."""
+    head = s[a : min(b, a + 7)]
+    return len(head) - len(strip_file_prefix(head))
+
+
+class Cleaner:
+    """``clean`` (§6.1) of any slice of one string, answered as bounds into that string."""
+
+    __slots__ = ("_cuts", "_dots", "s")
+
+    def __init__(self, s: str) -> None:
+        self.s = s
+        self._cuts: list[int] | None = None
+        self._dots: list[int] = []
+
+    def _json_cut_index(self) -> tuple[list[int], list[int]]:
+        """Every ``"`` that can end a serialized-JSON tail, with the ``.`` of its extension.
+
+        A quote qualifies when the next character is ``]``, ``}``, ``:`` or ``,`` and it is
+        preceded by an optional ``\\``, then 1-10 word characters, then ``.``. (The
+        reference also allows the end of the string after the quote, but cleaning has just
+        removed every trailing quote, so that case cannot occur.)
+        """
+        if self._cuts is None:
+            s = self.s
+            cuts: list[int] = []
+            dots: list[int] = []
+            find = s.find
+            q = find('"')
+            n = len(s)
+            while q >= 0:
+                if q + 1 < n and s[q + 1] in _JSON_FOLLOW:
+                    j = q - 1
+                    if j >= 0 and s[j] == "\\":
+                        j -= 1
+                    k = j
+                    while k >= 0 and j - k <= 10 and s[k] in _WORD:
+                        k -= 1
+                    run = j - k
+                    if 1 <= run <= 10 and k >= 0 and s[k] == ".":
+                        cuts.append(q)
+                        dots.append(k)
+                q = find('"', q + 1)
+            self._cuts = cuts
+            self._dots = dots
+        return self._cuts, self._dots
+
+    def bounds(self, a: int, b: int) -> tuple[int, int, bool]:
+        """``clean(s[a:b])`` as ``(start, end, cut)``; ``cut`` when the JSON tail was cut."""
+        s = self.s
+        la = a
+        while la < b and s[la] in _LEAD:
+            la += 1
+        tb = b
+        while tb > la and s[tb - 1] in _TRAIL:
+            tb -= 1
+        if tb - la < 4 or (tb - la <= 64 and '"' not in s[la:tb]):
+            return la, tb, False
+        cuts, dots = self._json_cut_index()
+        if not cuts:
+            return la, tb, False
+        # The last qualifying quote whose follower lies inside the stripped slice; dot
+        # positions grow with quote positions, so if it fails the left bound none can pass.
+        k = bisect.bisect_right(cuts, tb - 2) - 1
+        if k < 0 or dots[k] < la:
+            return la, tb, False
+        q = cuts[k]
+        end = q - 1 if s[q - 1] == "\\" else q
+        return la, end, True
+
+
+def clean(s: str) -> str:
+    """MEDIA §6.1 ``clean``: strip wrapper characters, then cut a serialized-JSON tail."""
+    start, end, _ = Cleaner(s).bounds(0, len(s))
+    return s[start:end]
+
+
+def unwrap_bounds(s: str, a: int, b: int) -> tuple[int, int] | None:
+    """MEDIA §6.2 ``unwrap(s[a:b])`` as bounds of the inner value, or None when unset."""
+    sub = s[a:b]
+    left = len(sub) - len(sub.lstrip(JS_WS))
+    x = a + left
+    y = a + len(sub.rstrip(JS_WS)) if left < len(sub) else x
+    if y - x < 2:
+        return None
+    first = s[x]
+    if first != s[y - 1] or first not in _QUOTES:
+        return None
+    inner = s[x + 1 : y - 1]
+    il = len(inner) - len(inner.lstrip(JS_WS))
+    if il == len(inner):
+        return x + 1, x + 1
+    return x + 1 + il, x + 1 + len(inner.rstrip(JS_WS))
+
+
+def _pair_end(s: str, i: int, last: dict[str, int]) -> int:
+    """Index of the next occurrence of ``s[i]`` after ``i``, or -1 (O(1) when there is none)."""
+    ch = s[i]
+    lp = last.get(ch)
+    if lp is None:
+        lp = last[ch] = s.rfind(ch)
+    if lp <= i:
+        return -1
+    return s.find(ch, i + 1)
+
+
+def lists_quoted_references(p: str) -> bool:
+    """MEDIA §6.3: does ``p`` list two or more whitespace-separated quoted references?"""
+    if not any(q in p for q in _QUOTES):
+        return False
+    last: dict[str, int] = {}
+    search = _QUOTE_CHAR.search
+    i = 0
+    cursor = 0
+    pairs = 0
+    while True:
+        m = search(p, i)
+        if m is None:
+            break
+        i = m.start()
+        j = _pair_end(p, i, last)
+        if j < 0:
+            i += 1
+            continue
+        gap = p[cursor:i]
+        if js_trim(gap) != "" or (pairs > 0 and gap == ""):
+            return False
+        pairs += 1
+        cursor = i = j + 1
+    return pairs >= 2 and js_trim(p[cursor:]) == ""
+
+
+def tokenize(p: str) -> list[tuple[int, int]]:
+    """MEDIA §6.5 tokens of ``p`` as ``(start, end)`` bounds, left to right."""
+    out: list[tuple[int, int]] = []
+    last: dict[str, int] = {}
+    n = len(p)
+    i = 0
+    ws_match = _WS_RUN.match
+    run_match = _NON_WS_RUN.match
+    while i < n:
+        ch = p[i]
+        if ch in _WS:
+            m = ws_match(p, i)
+            i = m.end() if m else i + 1
+            continue
+        if ch in _QUOTES:
+            j = _pair_end(p, i, last)
+            if j >= 0 and (j + 1 == n or p[j + 1] in _WS):
+                out.append((i, j + 1))
+                i = j + 1
+                continue
+        m = run_match(p, i)
+        end = m.end() if m else i + 1
+        out.append((i, end))
+        i = end
+    return out
+
+
+@dataclass
+class Item:
+    """One accepted reference with where it came from (payload offsets)."""
+
+    value: str
+    start: int
+    end: int
+    #: the serialized-JSON cut shortened it (§6.1 step 3)
+    cut: bool = False
+    #: ``part``, ``unwrapped``, ``rescue`` (§6.8) or ``fallback`` (§6.9)
+    source: str = "part"
+    #: regrouped (§6.6) after a first token that already ended with a file extension
+    absorbed: bool = False
+
+
+@dataclass
+class PayloadResult:
+    """What one payload yields (MEDIA §6-§9); offsets are payload offsets."""
+
+    accepted: list[Item] = field(default_factory=list)
+    #: leftover parts that stay visible (§6.7), as bounds
+    leftovers: list[tuple[int, int]] = field(default_factory=list)
+    #: ``trim(V)`` looks local or starts with the file prefix (§9.2)
+    looks_local: bool = False
+    #: parts judged and not accepted (§6.7): ``(start, end, candidate, spaces, visible)``;
+    #: ``visible`` is False for a part discarded silently (traversal with spaces)
+    rejected: list[tuple[int, int, str, bool, bool]] = field(default_factory=list)
+    #: the §6.9 fallback that was tried and failed: ``(start, end, candidate)``
+    fallback_failed: tuple[int, int, str] | None = None
+    #: number of parts (§6.6)
+    parts: int = 0
+    #: bounds of the whole-payload value V after trimming (for payload-level diagnostics)
+    value_bounds: tuple[int, int] = (0, 0)
+    #: the whole-payload value was unwrapped from quotes (U set)
+    unwrapped: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """At least one reference was accepted."""
+        return bool(self.accepted)
+
+
+def _begins_independent(cl: Cleaner, a: int, b: int) -> bool:
+    """§6.6 "begins an independent source": strip_file(clean(s[a:b])) is rooted or has a scheme."""
+    s = cl.s
+    x, y, _ = cl.bounds(a, b)
+    x += _file_prefix_len(s, x, y)
+    value = s[x:y]
+    return starts_at_root(value) or has_scheme_prefix(value)
+
+
+def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]]) -> list[list[int]]:
+    """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``."""
+    parts: list[list[int]] = []
+    # Clean bounds of the current last part, recomputed only when it grows.
+    prev_clean: tuple[int, int] | None = None
+    for ts, te in tokens:
+        if parts:
+            last = parts[-1]
+            if prev_clean is None:
+                x, y, _ = cl.bounds(last[0], last[1])
+                x += _file_prefix_len(p, x, y)
+                prev_clean = (x, y)
+            px, py = prev_clean
+            if starts_at_root(p[px : min(py, px + 3)]):
+                cx, cy, _ = cl.bounds(ts, te)
+                cx += _file_prefix_len(p, cx, cy)
+                # The value judged here has already lost one file prefix; beginning an
+                # independent source cleans and strips it a second time (reference quirk).
+                if not _begins_independent(cl, cx, cy):
+                    prev_ext = has_file_extension(p[max(px, py - 11) : py])
+                    if not prev_ext or not is_valid_reference(p[cx:cy]):
+                        if last[2] == -1:
+                            last[2] = 1 if prev_ext else 0
+                        last[1] = te
+                        prev_clean = None
+                        continue
+        parts.append([ts, te, -1])
+        prev_clean = None
+    return parts
+
+
+def analyse_payload(p: str) -> PayloadResult:
+    """MEDIA §6.2-§6.9 for one payload ``p`` (not trimmed)."""
+    res = PayloadResult()
+    n = len(p)
+    ub = unwrap_bounds(p, 0, n)
+    unwrapped: str | None = None
+    if ub is not None and not lists_quoted_references(p):
+        unwrapped = p[ub[0] : ub[1]]
+        res.unwrapped = unwrapped
+    cl = Cleaner(p)
+    if ub is not None and unwrapped is not None:
+        vs, ve = ub
+        value = unwrapped
+    else:
+        vs, ve = 0, n
+        value = p
+    sub = p[vs:ve]
+    lt = len(sub) - len(sub.lstrip(JS_WS))
+    res.value_bounds = (vs + lt, vs + len(sub.rstrip(JS_WS))) if lt < len(sub) else (vs, vs)
+
+    if unwrapped:
+        parts: list[list[int]] = [[vs, ve, -1]]
+    else:
+        parts = _regroup(p, cl, tokenize(p))
+
+    res.parts = len(parts)
+    accepted: list[Item] = []
+    leftovers: list[tuple[int, int]] = []
+    for a, b, absorbed in parts:
+        q = p[a:b]
+        cut = False
+        if unwrapped is not None:
+            candidate = unwrapped
+            spaced = bool(unwrapped)
+        else:
+            qb = unwrap_bounds(p, a, b)
+            if qb is not None:
+                ca, cb = qb
+                candidate = p[ca:cb]
+                spaced = bool(candidate)
+            else:
+                ca, cb, cut = cl.bounds(a, b)
+                candidate = p[ca:cb]
+                spaced = False
+        spaces = spaced or has_js_ws(candidate)
+        if is_valid_reference(candidate, allow_spaces=spaces):
+            accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1))
+        elif not has_js_ws(q) or not is_traversal_or_unsupported_home(candidate):
+            leftovers.append((a, b))
+            res.rejected.append((a, b, candidate, spaces, True))
+        else:
+            res.rejected.append((a, b, candidate, spaces, False))
+
+    trimmed_value = js_trim(value)
+    res.looks_local = looks_local(trimmed_value) or strip_file_prefix(trimmed_value) != (
+        trimmed_value
+    )
+    if (
+        not unwrapped
+        and len(accepted) == 1
+        and leftovers
+        and has_js_ws(value)
+        and res.looks_local
+        and not any(_begins_independent(cl, a, b) for a, b, _ in parts[1:])
+    ):
+        fa, fb, fcut = cl.bounds(vs, ve)
+        rescue = p[fa:fb]
+        if is_valid_reference(rescue, allow_spaces=True):
+            accepted = [Item(rescue, fa, fb, fcut, "rescue")]
+            leftovers = []
+            res.rejected = []
+
+    if not accepted:
+        if unwrapped is not None:
+            fa, fb, fcut = vs, ve, False
+            fallback = unwrapped
+        else:
+            fa, fb, fcut = cl.bounds(vs, ve)
+            fallback = p[fa:fb]
+        if is_valid_reference(fallback, allow_spaces=True, allow_bare_filename=True):
+            accepted = [Item(fallback, fa, fb, fcut, "fallback")]
+            leftovers = []
+            res.rejected = []
+        else:
+            res.fallback_failed = (fa, fb, fallback)
+    elif unwrapped:
+        for item in accepted:
+            item.source = "unwrapped"
+
+    res.accepted = accepted
+    res.leftovers = leftovers
+    return res

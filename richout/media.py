@@ -1,0 +1,595 @@
+"""Standalone ``MEDIA:`` lines and opt-in Markdown images → visible text + media (MEDIA.md).
+
+The reference (OpenClaw ``splitMediaOutput``) walks every line of the reply and runs a
+handful of backtracking regexes on each. richout gives the same outputs, but:
+
+* a reply without a trigger (``media:``, ``[[``, or ``![`` with images on) costs one
+  substring scan and one result object;
+* only lines that hold ``media:`` (or a Markdown image) get per-line work, and only those
+  lines ask the :class:`~richout.codemap.CodeMap` whether they are code;
+* payloads are tokenised, cleaned and regrouped in linear time (:mod:`richout._payload`);
+* every stage records a patch over its input, so the input can be rebuilt from the result
+  (README decision 3), and every rejected or altered directive is explained (§17).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from . import _media_diag
+from ._markdown import ImageSpan, find_images
+from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_pieces
+from ._payload import PayloadResult, analyse_payload
+from ._text import JS_WS, collapse_blank_runs, js_rtrim, js_trim, utf16_len, utf16_prefix
+from .codemap import CodeMap
+from .diagnostics import Diagnostics
+from .lossless import edit_records
+from .models import Diagnostic, MediaSplit, Segment, Span
+from .policy import is_valid_reference, strip_file_prefix
+
+__all__ = ["split_media"]
+
+#: MEDIA_TOKEN: ``MEDIA:`` (ASCII case-insensitive) not preceded by an ASCII word character.
+_MEDIA_AT_BOUNDARY = re.compile(r"(?<![A-Za-z0-9_])media:", re.IGNORECASE | re.ASCII)
+_BLANKS = re.compile(r"[ \t]*")
+_MAX_IMAGE_LINE_UNITS = 20_000
+_MAX_IMAGES_PER_LINE = 50
+_SegmentItem = tuple[Literal["text", "media"], str]
+
+
+@dataclass
+class DirectiveLine:
+    """One directive line (§5) and what became of it (§9)."""
+
+    start: int
+    end: int
+    #: offset of ``MEDIA:`` (the match runs from here to ``end``)
+    match: int
+    #: offset of the payload
+    payload: int
+    result: PayloadResult
+    outcome: Literal["accepted", "removed", "kept"]
+    #: the whole line left the text
+    line_removed: bool
+
+
+@dataclass
+class ImageLine:
+    """One line offered to the image step (§13)."""
+
+    start: int
+    end: int
+    images: list[ImageSpan]
+    lifted: list[tuple[ImageSpan, str]]
+
+
+@dataclass
+class _LineChange:
+    """A line whose visible form or segments differ from the raw line."""
+
+    start: int
+    end: int
+    #: the line's new text; None removes it
+    replacement: str | None
+    segments: list[_SegmentItem]
+
+
+@dataclass
+class Walk:
+    """Everything the line walk found (read by the diagnostics pass)."""
+
+    raw: str
+    changes: list[_LineChange] = field(default_factory=list)
+    directives: list[DirectiveLine] = field(default_factory=list)
+    image_lines: list[ImageLine] = field(default_factory=list)
+    #: rule-1 lines inside code blocks, rule-1 lines without a payload, lines seen with
+    #: extraction off: (start, end)
+    code_lines: list[tuple[int, int]] = field(default_factory=list)
+    empty_lines: list[tuple[int, int]] = field(default_factory=list)
+    disabled_lines: list[tuple[int, int]] = field(default_factory=list)
+    #: images skipped by §13.3 (line too long, beyond the per-line cap, spanning lines)
+    skipped_images: list[tuple[ImageSpan, str]] = field(default_factory=list)
+    long_image_lines: list[tuple[int, int]] = field(default_factory=list)
+    media: list[str] = field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
+    consumed: bool = False
+
+
+def _lower_same_length(raw: str) -> str:
+    """``raw`` lower-cased with offsets preserved (``str.lower`` can lengthen U+0130)."""
+    low = raw.lower()
+    if len(low) != len(raw):
+        from ._text import ascii_lower
+
+        low = ascii_lower(raw)
+    return low
+
+
+def _lines_holding(hay: str, raw: str, needle: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line of ``raw`` where ``hay`` holds ``needle`` (linear)."""
+    out: list[tuple[int, int]] = []
+    n = len(raw)
+    pos = hay.find(needle)
+    scan_from = 0
+    while pos >= 0:
+        nl = raw.rfind("\n", scan_from, pos)
+        ls = nl + 1 if nl >= 0 else scan_from
+        le = raw.find("\n", pos)
+        if le < 0:
+            le = n
+        out.append((ls, le))
+        if le >= n:
+            break
+        scan_from = le + 1
+        pos = hay.find(needle, scan_from)
+    return out
+
+
+def _passes_rule1(raw: str, start: int, end: int) -> bool:
+    """§5 rule 1: the left-trimmed line's first six UTF-16 units, upper-cased, begin ``MEDIA:``."""
+    i = start
+    # Most candidate lines start with the letter itself; skip the strip in that case.
+    if i < end and raw[i] in JS_WS:
+        line = raw[start:end]
+        i = start + len(line) - len(line.lstrip(JS_WS))
+    head = raw[i : min(end, i + 6)]
+    return utf16_prefix(head, 6).upper().startswith("MEDIA:")
+
+
+def _payload_start(raw: str, after_colon: int, end: int) -> int:
+    """Where ``\\s*([^\\n]+)`` puts the payload: past the whitespace, keeping one character."""
+    rest = raw[after_colon:end]
+    skipped = len(rest) - len(rest.lstrip(JS_WS))
+    start = after_colon + skipped
+    return start if start < end else end - 1
+
+
+def _is_http_prefix(s: str) -> bool:
+    head = s[:8].lower()
+    return head.startswith("http://") or head == "https://"
+
+
+class _Walker:
+    """The §3 step 4 line walk over the lines that can change."""
+
+    def __init__(
+        self,
+        raw: str,
+        low: str,
+        *,
+        media_on: bool,
+        images_on: bool,
+        allowlist: dict[str, str] | None,
+    ) -> None:
+        self.raw = raw
+        self.low = low
+        self.media_on = media_on
+        self.images_on = images_on
+        self.allowlist = allowlist
+        self._cmap: CodeMap | None = None
+        self.walk = Walk(raw)
+
+    @property
+    def cmap(self) -> CodeMap:
+        """The one code map of *raw*, built on first use."""
+        if self._cmap is None:
+            self._cmap = CodeMap(self.raw)
+        return self._cmap
+
+    def code_map_if_built(self) -> CodeMap | None:
+        """The code map when some line needed it (the diagnostics pass reuses it)."""
+        return self._cmap
+
+    # ------------------------------------------------------------------ images
+
+    def _images_by_line(self) -> dict[int, list[ImageSpan]]:
+        """§13.1-§13.3: the considered images of each line, keyed by line start."""
+        raw = self.raw
+        walk = self.walk
+        lines = _lines_holding(raw, raw, "![")
+        if not lines:
+            return {}
+        scan = False
+        for ls, le in lines:
+            if le - ls > _MAX_IMAGE_LINE_UNITS or utf16_len(raw[ls:le]) > _MAX_IMAGE_LINE_UNITS:
+                walk.long_image_lines.append((ls, le))
+            elif raw.find("](", raw.find("![", ls, le), le) >= 0:
+                scan = True
+        # The reference scans when a short line holds "![". An inline image needs "](" after
+        # its "![" on the same line to be considered at all, so without one the scan cannot
+        # change the output; skipping it avoids the parser's quadratic label search.
+        if not scan:
+            return {}
+        images = find_images(raw)
+        if not images:
+            return {}
+        starts = [0]
+        i = raw.find("\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = raw.find("\n", i + 1)
+        long_starts = {ls for ls, _ in walk.long_image_lines}
+        out: dict[int, list[ImageSpan]] = {}
+        for im in sorted(images, key=lambda s: s.start):
+            k = bisect.bisect_right(starts, im.start) - 1
+            ls = starts[k]
+            le = starts[k + 1] - 1 if k + 1 < len(starts) else len(raw)
+            if ls in long_starts:
+                continue  # reported once per line
+            if im.end > le:
+                walk.skipped_images.append((im, "spans"))
+                continue
+            bucket = out.setdefault(ls, [])
+            if len(bucket) >= _MAX_IMAGES_PER_LINE:
+                walk.skipped_images.append((im, "cap"))
+                continue
+            bucket.append(im)
+        return out
+
+    def _image_line(self, ls: int, le: int, images: list[ImageSpan]) -> None:
+        """§13.4-§13.5 for one line."""
+        raw = self.raw
+        walk = self.walk
+        seg_pieces: list[str] = []
+        vis_pieces: list[str] = []
+        segs: list[_SegmentItem] = []
+        lifted: list[tuple[ImageSpan, str]] = []
+        cursor = ls
+        for im in images:
+            before = raw[cursor : im.start]
+            seg_pieces.append(before)
+            vis_pieces.append(before)
+            target = strip_file_prefix(js_trim(im.destination))
+            url: str | None = None
+            if self.allowlist is not None:
+                chosen = self.allowlist.get(target)
+                if chosen:
+                    url = chosen
+            elif _is_http_prefix(target) and is_valid_reference(target):
+                url = target
+            if url is not None:
+                text = collapse_blank_runs("".join(seg_pieces))
+                if text:
+                    segs.append(("text", text))
+                seg_pieces = []
+                segs.append(("media", url))
+                lifted.append((im, url))
+            else:
+                original = raw[im.start : im.end]
+                seg_pieces.append(original)
+                vis_pieces.append(original)
+            cursor = im.end
+        after = raw[cursor:le]
+        seg_pieces.append(after)
+        vis_pieces.append(after)
+        walk.image_lines.append(ImageLine(ls, le, images, lifted))
+        if not lifted:
+            return
+        trailing = collapse_blank_runs("".join(seg_pieces))
+        if trailing:
+            segs.append(("text", trailing))
+        cleaned = collapse_blank_runs("".join(vis_pieces))
+        walk.consumed = True
+        for im, url in lifted:
+            walk.media.append(url)
+            walk.spans.append(Span(kind="image", start=im.start, end=im.end, value=url))
+        walk.changes.append(_LineChange(ls, le, cleaned or None, segs))
+
+    # ------------------------------------------------------------------ directives
+
+    def _directive_line(self, ls: int, le: int) -> None:
+        """§5 rule 2 and §6-§9 for a rule-1 line outside code."""
+        raw = self.raw
+        walk = self.walk
+        m = _MEDIA_AT_BOUNDARY.search(raw, ls, le)
+        if m is None:
+            return  # rule 1 passed on a U+0131 spelling with no ASCII MEDIA: on the line
+        if m.end() >= le:
+            walk.empty_lines.append((ls, le))
+            return
+        ms = m.start()
+        ps = _payload_start(raw, m.end(), le)
+        res = analyse_payload(raw[ps:le])
+        before = raw[ls:ms]
+        segs: list[_SegmentItem] = []
+        outcome: Literal["accepted", "removed", "kept"]
+        if res.accepted:
+            outcome = "accepted"
+            walk.consumed = True
+            text = collapse_blank_runs(before)
+            if text:
+                segs.append(("text", text))
+            payload = raw[ps:le]
+            for item in res.accepted:
+                walk.media.append(item.value)
+                walk.spans.append(Span(kind="media", start=ms, end=le, value=item.value))
+                segs.append(("media", item.value))
+            cleaned = collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
+        elif res.looks_local:
+            outcome = "removed"
+            walk.consumed = True
+            cleaned = collapse_blank_runs(before)
+        else:
+            outcome = "kept"
+            cleaned = collapse_blank_runs(raw[ls:le])
+        if cleaned:
+            segs.append(("text", cleaned))
+        walk.changes.append(_LineChange(ls, le, cleaned or None, segs))
+        walk.directives.append(DirectiveLine(ls, le, ms, ps, res, outcome, not cleaned))
+
+    # ------------------------------------------------------------------ walk
+
+    def run(self) -> Walk:
+        """Visit the lines that can change, in document order."""
+        raw = self.raw
+        walk = self.walk
+        lines: dict[int, int] = {}
+        if self.media_on:
+            for ls, le in _lines_holding(self.low, raw, "media:"):
+                lines[ls] = le
+        images: dict[int, list[ImageSpan]] = {}
+        if self.images_on and "![" in raw:
+            images = self._images_by_line()
+            for ls in images:
+                lines[ls] = _line_end(raw, ls)
+        for ls in sorted(lines):
+            le = lines[ls]
+            rule1 = _passes_rule1(raw, ls, le)
+            if rule1 and self.media_on:
+                if self.cmap.line_in_block(ls, le):
+                    walk.code_lines.append((ls, le))
+                    continue
+                self._directive_line(ls, le)
+                continue
+            line_images = images.get(ls)
+            if line_images and not self.cmap.line_in_block(ls, le):
+                self._image_line(ls, le, line_images)
+        return walk
+
+
+def _line_end(raw: str, start: int) -> int:
+    end = raw.find("\n", start)
+    return len(raw) if end < 0 else end
+
+
+def _walk_patch(raw: str, changes: list[_LineChange]) -> Patch:
+    """The line walk as a patch over *raw* (kept lines joined with ``\\n``, §3 step 5)."""
+    pieces: list[tuple[int, int, str | None]] = []
+    n = len(raw)
+    removed_prefix_end = 0  # every line before this offset was removed
+    for ch in changes:
+        if ch.replacement is not None:
+            pieces.append((ch.start, ch.end, ch.replacement))
+            continue
+        if ch.start == removed_prefix_end:
+            # Nothing kept before it: the line leaves with the break that follows it.
+            end = ch.end + 1 if ch.end < n else ch.end
+            pieces.append((ch.start, end, ""))
+            removed_prefix_end = end
+        else:
+            pieces.append((ch.start - 1, ch.end, ""))
+    return _coalesced_patch(raw, pieces)
+
+
+def _coalesced_patch(raw: str, pieces: list[tuple[int, int, str | None]]) -> Patch:
+    """``patch_from_pieces`` with touching pieces joined here first.
+
+    Thousands of consecutive removed lines touch each other; joining them pairwise would
+    copy the growing edit once per line, so each run is joined once with ``str.join``.
+    """
+    merged: list[tuple[int, int, str | None]] = []
+    run_start = run_end = -1
+    inserted: list[str] = []
+    for start, end, repl in pieces:
+        if repl is None or raw[start:end] == repl:
+            continue
+        if start == run_end:
+            inserted.append(repl)
+            run_end = end
+            continue
+        if run_end >= 0:
+            merged.append((run_start, run_end, "".join(inserted)))
+        run_start, run_end, inserted = start, end, [repl]
+    if run_end >= 0:
+        merged.append((run_start, run_end, "".join(inserted)))
+    return patch_from_pieces(raw, merged)
+
+
+def _leading_blank_lines(s: str) -> int:
+    """Length of the leading run of lines holding only spaces and tabs (with their ``\\n``)."""
+    end = 0
+    n = len(s)
+    match = _BLANKS.match
+    while True:
+        m = match(s, end)
+        j = m.end() if m is not None else end
+        if j < n and s[j] == "\n":
+            end = j + 1
+            continue
+        return end
+
+
+class _SegmentBuilder:
+    """§12 "push" semantics, with text segments kept as piece lists (linear joins)."""
+
+    def __init__(self) -> None:
+        self.items: list[list[object]] = []  # ["text", pieces, ends_nl] | ["media", url]
+        self.last_text: list[object] | None = None
+
+    def push(self, line: str) -> None:
+        items = self.items
+        blank = not js_trim(line) if line else True
+        if items and items[-1][0] == "text":
+            seg = items[-1]
+            pieces = seg[1]
+            assert isinstance(pieces, list)
+            pieces.append("\n")
+            if not blank:
+                pieces.append(line)
+                seg[2] = line.endswith("\n")
+            else:
+                seg[2] = True
+        elif blank:
+            last = self.last_text
+            if items and items[-1][0] == "media" and last is not None and not last[2]:
+                pieces = last[1]
+                assert isinstance(pieces, list)
+                pieces.append("\n")
+                last[2] = True
+        else:
+            seg = ["text", [line], line.endswith("\n")]
+            items.append(seg)
+            self.last_text = seg
+
+    def media(self, url: str) -> None:
+        self.items.append(["media", url])
+
+    def build(self) -> list[Segment]:
+        out: list[Segment] = []
+        for item in self.items:
+            if item[0] == "text":
+                pieces = item[1]
+                assert isinstance(pieces, list)
+                out.append(Segment(type="text", text="".join(pieces)))
+            else:
+                out.append(Segment(type="media", url=str(item[1])))
+        return out
+
+
+def _build_segments(raw: str, changes: list[_LineChange]) -> list[Segment]:
+    """§12: push every kept raw line and every changed line's own segments, in order."""
+    sb = _SegmentBuilder()
+    by_start = {ch.start: ch for ch in changes}
+    offset = 0
+    for line in raw.split("\n"):
+        ch = by_start.get(offset)
+        if ch is None:
+            sb.push(line)
+        else:
+            for kind, value in ch.segments:
+                if kind == "text":
+                    sb.push(value)
+                else:
+                    sb.media(value)
+        offset += len(line) + 1
+    return sb.build()
+
+
+def _trim_patch(s: str) -> tuple[str, Patch]:
+    """Right-trim ``s`` (JS whitespace) and the patch that did it."""
+    t = js_rtrim(s)
+    if len(t) == len(s):
+        return s, []
+    return t, [Edit(len(t), len(s), s[len(t) :], "")]
+
+
+def split_media(
+    text: str,
+    *,
+    extract_markdown_images: bool = False,
+    markdown_image_allowlist: Sequence[str] | None = None,
+    extract_media_directives: bool = True,
+    extract_audio_directives: bool = True,
+) -> MediaSplit:
+    """Split reply text into visible text, media references, voice flag and segments."""
+    raw, trim_patch = _trim_patch(text)
+    if not raw:
+        return MediaSplit(text="", edits=edit_records(trim_patch))
+    images_on = extract_markdown_images or markdown_image_allowlist is not None
+    low = _lower_same_length(raw)
+    media_on = extract_media_directives and "media:" in low
+    if not (media_on or (images_on and "![" in raw) or "[[" in raw):
+        diags = _media_diag.fast_path(text, raw, low, extract_media_directives, images_on)
+        return MediaSplit.model_construct(
+            text=raw,
+            diagnostics=diags,
+            edits=edit_records(trim_patch) if trim_patch else [],
+        )
+
+    allowlist: dict[str, str] | None = None
+    if markdown_image_allowlist is not None:
+        allowlist = {}
+        for entry in markdown_image_allowlist:
+            allowlist[strip_file_prefix(js_trim(entry))] = entry
+
+    walker = _Walker(raw, low, media_on=media_on, images_on=images_on, allowlist=allowlist)
+    walk = walker.run()
+
+    walk_patch = _walk_patch(raw, walk.changes)
+    joined = apply(raw, walk_patch) if walk_patch else raw
+    lead = _leading_blank_lines(joined)
+    visible = joined[lead:]
+    lead_patch: Patch = [Edit(0, lead, joined[:lead], "")] if lead else []
+    to_visible = compose(compose(trim_patch, walk_patch, raw), lead_patch, joined)
+
+    audio = False
+    tag_patch: Patch = []
+    tagged = visible
+    tag_spans: list[Span] = []
+    tag_diags: list[Diagnostic] = []
+    if extract_audio_directives:
+        from .tags import parse_directives
+
+        d = parse_directives(visible, strip_audio_tag=True, strip_reply_tags=False)
+        tagged = d.text
+        audio = d.audio_as_voice
+        tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in d.edits]
+        tag_spans = [s for s in d.spans if s.kind == "audio_tag"]
+        tag_diags = list(d.diagnostics)
+    final, final_patch = _trim_patch(tagged)
+
+    media = walk.media
+    segments: list[Segment]
+    built = False
+    if not media and not (walk.consumed or audio):
+        out_text = raw
+        patch = trim_patch
+    else:
+        out_text = final
+        patch = compose(compose(to_visible, tag_patch, visible), final_patch, tagged)
+    if not media:
+        segments = [Segment(type="text", text=out_text)] if out_text else []
+    else:
+        segments = _build_segments(raw, walk.changes)
+        built = bool(segments)
+        if not segments:
+            segments = [Segment(type="text", text=out_text)]
+
+    spans = list(walk.spans)
+    if tag_spans or tag_diags:
+        to_input = offset_mapper(to_visible)
+        for s in tag_spans:
+            a = to_input(s.start)
+            # An end sits just after the last character: map that character, not the gap
+            # after it (the gap may be where a removed line was).
+            b = to_input(s.end - 1) + 1 if s.end > s.start else a
+            spans.append(Span(kind=s.kind, start=a, end=b, value=s.value))
+    spans.sort(key=lambda s: (s.start, s.end))
+
+    diag = Diagnostics(text)
+    if tag_diags:
+        diag.extend(tag_diags, offset_mapper(to_visible))
+    _media_diag.explain(
+        diag,
+        walk,
+        raw=raw,
+        low=low,
+        cmap=lambda: walker.cmap,
+        media_on=extract_media_directives,
+        allowlist=allowlist,
+        audio_spans=[s for s in spans if s.kind == "audio_tag"] if built else [],
+    )
+
+    return MediaSplit(
+        text=out_text,
+        media_urls=media,
+        audio_as_voice=audio,
+        segments=segments,
+        diagnostics=diag.build(),
+        spans=spans,
+        edits=edit_records(patch),
+    )
