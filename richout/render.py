@@ -82,6 +82,26 @@ def _add_mapped(
         )
 
 
+def _union(
+    text: str,
+    first: list[Diagnostic],
+    *later: tuple[list[Diagnostic], Sequence[Edit], Callable[[int], int]],
+) -> list[Diagnostic]:
+    """The steps' diagnostics over the input, sorted and de-duplicated."""
+    flooded = [(found, patch) for found, patch, _ in later if found]
+    if not first and len(flooded) == 1 and not flooded[0][1]:
+        # One step spoke and nothing before it moved text: its records are already over the
+        # input, sorted and de-duplicated. Rebuilding 500k of them would double the cost.
+        return list(flooded[0][0])
+    if not flooded:
+        return list(first)
+    diags = Diagnostics(text)
+    diags.extend(first)
+    for found, _patch, to_input in later:
+        _add_mapped(diags, found, to_input)
+    return diags.build()
+
+
 def _not_assistant(text: str, role: str) -> RenderedReply:
     """§9.1: other roles are shown as written."""
     diags = Diagnostics(text)
@@ -122,10 +142,12 @@ def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
     from_t1 = offset_mapper(p_embeds)
     from_t2 = offset_mapper(p_media)
 
-    diags = Diagnostics(text)
-    diags.extend(embeds.diagnostics)
-    _add_mapped(diags, media.diagnostics, from_t1)
-    _add_mapped(diags, tags.diagnostics, from_t2)
+    diagnostics = _union(
+        text,
+        embeds.diagnostics,
+        (media.diagnostics, p_embeds, from_t1),
+        (tags.diagnostics, p_media, from_t2),
+    )
 
     spans = [
         *embeds.spans,
@@ -157,7 +179,7 @@ def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
         attachments=attachments,
         canvas=canvas,
         content=content,
-        diagnostics=diags.build(),
+        diagnostics=diagnostics,
         spans=spans,
         edits=edit_records(p_all),
     )

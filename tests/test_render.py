@@ -293,6 +293,9 @@ def test_never_raises_and_loses_nothing(text: str, role: str) -> None:
     for d in result.diagnostics:
         assert d.start is not None and d.end is not None
         assert 0 <= d.start <= d.end <= len(text)
+    keys = [(d.start, d.code, d.end) for d in result.diagnostics]
+    assert len(set(keys)) == len(keys)
+    assert [k[:2] for k in keys] == sorted(k[:2] for k in keys)
     for s in result.spans:
         assert 0 <= s.start <= s.end <= len(text)
     assert result.spans == sorted(result.spans, key=lambda s: (s.start, s.end))
