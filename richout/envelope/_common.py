@@ -9,6 +9,7 @@ from .._text import LineIndex
 from ..models import Diagnostic, Severity
 
 __all__ = [
+    "describe",
     "diag",
     "is_number",
     "join_path",
@@ -66,3 +67,24 @@ def is_number(value: Any) -> bool:
     if isinstance(value, int):
         return True
     return isinstance(value, float) and math.isfinite(value)
+
+
+def describe(value: Any, limit: int = 40) -> str:
+    """A short, safe preview of a JSON-like value for messages (never recurses into it)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        text = str(value) if value.bit_length() < 128 else "a very large integer"
+        return text
+    if isinstance(value, float):
+        return repr(value) if math.isfinite(value) else str(value)
+    if isinstance(value, str):
+        shown = value if len(value) <= limit else value[:limit] + "…"
+        return repr(shown)
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} keys"
+    return f"a {type(value).__name__}"

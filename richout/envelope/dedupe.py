@@ -88,8 +88,12 @@ def _opt_str(value: Any, what: str) -> str | None:
 def _thread(value: Any) -> str | int | None:
     if value is None or isinstance(value, bool):
         return None
-    if isinstance(value, (str, int)):
+    if isinstance(value, str):
         return value
+    if isinstance(value, int):
+        # Ids beyond 64 bits are not ids any channel uses; treating them as absent also keeps
+        # them away from int-to-str conversion limits.
+        return value if value.bit_length() <= 64 else None
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
     return None

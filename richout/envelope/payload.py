@@ -63,7 +63,9 @@ def _type_name(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "list"
     if isinstance(value, Mapping):
-        return "object"
+        if all(isinstance(k, str) for k in value):
+            return "object"
+        return "mapping with non-string keys"
     return type(value).__name__
 
 

@@ -204,7 +204,9 @@ def _thread_id(value: Any) -> str | int | None:
     if isinstance(value, str):
         return value
     if isinstance(value, int):
-        return value
+        # Ids beyond 64 bits are not ids any channel uses; treating them as absent also keeps
+        # them away from int-to-str conversion limits.
+        return value if value.bit_length() <= 64 else None
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
     return None

@@ -20,12 +20,13 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
 from typing import Any, Literal
 
 from .._text import ascii_lower
 from ..errors import InvalidInput
 from ..models import Diagnostic
-from ._common import diag, is_number, join_path, py_usable
+from ._common import describe, diag, is_number, join_path, py_usable
 from .models import (
     BackfillResult,
     BudgetDecision,
@@ -141,12 +142,13 @@ def _has_counts(result: Mapping[Any, Any]) -> bool:
     return pair(result) or pair(result.get("data"))
 
 
-def _numeric_code(value: Any) -> float | None:
+def _failure_code(value: Any) -> bool:
+    """A number or numeric string other than 0 and 200 (compared exactly, never as floats)."""
     if is_number(value):
-        return float(value)
+        return value not in (0, 200)
     if isinstance(value, str) and _NUMERIC_STRING.fullmatch(value):
-        return float(value)
-    return None
+        return Decimal(value.strip()) not in (0, 200)
+    return False
 
 
 def _classify_diagnostics(
@@ -170,7 +172,7 @@ def _classify_diagnostics(
                     diag(
                         "skill.non_bool_flag",
                         "warning",
-                        f"{key} is {json.dumps(value, default=str)[:40]}, not a boolean, so it "
+                        f"{key} is {describe(value)}, not a boolean, so it "
                         f"is not read as a failure; write {key}: false (a JSON boolean) to fail.",
                         key,
                     )
@@ -232,7 +234,7 @@ def _classify_diagnostics(
     if "error_type" in result:
         error_type = result["error_type"]
         if not (isinstance(error_type, str) and error_type in KNOWN_ERROR_TYPES):
-            shown = json.dumps(error_type, default=str, ensure_ascii=False)[:60]
+            shown = describe(error_type, 60)
             found.append(
                 diag(
                     "skill.unknown_error_type",
@@ -282,18 +284,16 @@ def _classify_diagnostics(
                     "non_retriable",
                 )
             )
-    if "code" in result and not failed:
-        code = _numeric_code(result["code"])
-        if code is not None and code not in (0.0, 200.0):
-            found.append(
-                diag(
-                    "skill.code_field_failure",
-                    "warning",
-                    "a code other than 0/200 is only logged and never makes the result a "
-                    "failure; return success: false with an error instead.",
-                    "code",
-                )
+    if "code" in result and not failed and _failure_code(result["code"]):
+        found.append(
+            diag(
+                "skill.code_field_failure",
+                "warning",
+                "a code other than 0/200 is only logged and never makes the result a "
+                "failure; return success: false with an error instead.",
+                "code",
             )
+        )
     if config_error and reason is not None:
         hit = _contains_any(reason, _CONFIG_GUIDANCE)
         if hit:
