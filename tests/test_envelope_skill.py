@@ -20,6 +20,7 @@ from richout.envelope import (
     background_text,
     classify,
     explain_display_md,
+    fill_local_path,
     is_materializable_content_type,
     materialize_plan,
     max_runs,
@@ -548,3 +549,15 @@ def test_async_and_wall_clock() -> None:
         max_runs("TimeoutError", failed_this_round=False, role_recent_failures=-1)
     with pytest.raises(InvalidInput):
         async_ack(None)  # type: ignore[arg-type]
+
+
+def test_fill_local_path() -> None:
+    assert fill_local_path({"ok": True, "filename": "r.xlsx"}, "/ws") == {
+        "ok": True,
+        "filename": "r.xlsx",
+        "local_path": "/ws/r.xlsx",
+    }
+    kept = {"filename": "r.xlsx", "local_path": "/elsewhere/r.xlsx"}
+    assert fill_local_path(kept, "/ws/") is kept
+    assert fill_local_path({"filename": " "}, "/ws") == {"filename": " "}
+    assert fill_local_path("r.xlsx", "/ws") == "r.xlsx"

@@ -244,6 +244,7 @@ class DeliveryLedger:
         self._tool_media: list[tuple[str, str]] = []
         self._tool_texts: list[tuple[str, str]] = []
         self._targets: list[tuple[SendTarget, str]] = []
+        self._sends = 0
         self._diagnostics: list[Diagnostic] = []
 
     @property
@@ -275,8 +276,8 @@ class DeliveryLedger:
         sent = collect_send(params, route=self._route, tool=tool)
         if not sent.send_like:
             return
-        n = len(self._targets)
-        label = f"message send #{n}"
+        label = f"message send #{self._sends}"
+        self._sends += 1
         self._tool_media.extend((ref, label) for ref in sent.media_urls)
         if sent.text is not None and js_trim(sent.text):
             self._tool_texts.append((sent.text, label))

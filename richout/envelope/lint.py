@@ -80,8 +80,8 @@ def _bare_exception(result: Any) -> list[Diagnostic]:
         value = result.get(key)
         if not isinstance(value, str):
             continue
-        head = value.lstrip()
-        match = _EXCEPTION_HEAD.match(head)
+        # An exception name is at the very start; looking further is never needed.
+        match = _EXCEPTION_HEAD.match(value.lstrip()[:200])
         if _TRACEBACK in value or match:
             what = match.group(1) if match else "a traceback"
             transient = result.get("error_type") == "transient"

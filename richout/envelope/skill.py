@@ -57,6 +57,7 @@ __all__ = [
     "canonical_args",
     "classify",
     "explain_display_md",
+    "fill_local_path",
     "is_materializable_content_type",
     "materialize_plan",
     "max_runs",
@@ -989,6 +990,23 @@ def background_text(result: Any) -> str | None:
         if py_usable(value):
             return str(value)
     return None
+
+
+def fill_local_path(result: Any, workspace_dir: str) -> Any:
+    """A background result that returned only ``filename`` gets ``local_path`` (§9.3).
+
+    Returns a new object with ``local_path = <workspace>/<filename>``, or ``result`` itself
+    when there is nothing to fill.
+    """
+    if not isinstance(workspace_dir, str):
+        raise InvalidInput("workspace_dir must be a string")
+    if not isinstance(result, Mapping) or py_usable(result.get("local_path")):
+        return result
+    filename = result.get("filename")
+    if not py_usable(filename):
+        return result
+    base = workspace_dir if workspace_dir.endswith("/") else workspace_dir + "/"
+    return {**result, "local_path": f"{base}{filename}"}
 
 
 def resolve_wall_sec(
