@@ -43,6 +43,9 @@ _TABLE_CELL = re.compile(r"\|[ \t]*media:", re.IGNORECASE | re.ASCII)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _MARKUP = frozenset("*_`~\\\"'([")
 _CONTAINER_START = re.compile(r"(?m)^[ \t]*(?:>|[-*+](?:[ \t]|$)|[0-9]{1,9}[.)](?:[ \t]|$))")
+_HTML_START = re.compile(r"(?m)^ {0,3}<")
+_BLANK_LINE = re.compile(r"(?m)^[ \t\r]*\n")
+_BACKTICK_RUN = re.compile("`+")
 _NON_WS_RUN = re.compile(f"[^{re.escape(JS_WS)}]*")
 _SETEXT = re.compile(r" {0,3}(?:=+|-+)[ \t]*\r?")
 #: A token longer than this (code points) is over §7's 4096-unit cap even after the prefix.
@@ -558,12 +561,88 @@ def _columns(line: str) -> int:
     return col
 
 
+def _html_possible(raw: str, honoured: list[DirectiveLine]) -> bool:
+    """Could an HTML block hold a honoured line? Only if some earlier line starts with ``<``."""
+    if "<" not in raw:
+        return False
+    m = _HTML_START.search(raw, 0, honoured[-1].start)
+    return m is not None
+
+
+def _container_possible(raw: str, honoured: list[DirectiveLine]) -> bool:
+    """Could a list item or block quote hold a honoured line (without parsing)?
+
+    A line starting with ``MEDIA:`` is inside a container only as a continuation: indented
+    (2+ columns, under a list item) or lazily continuing a paragraph that is itself in a
+    container, which then has a marker line or starts indented. Paragraph scans are
+    remembered, so many directives in one paragraph stay linear.
+    """
+    first = _CONTAINER_START.search(raw)
+    if first is None:
+        return False
+    blank_ends = [m.end() for m in _BLANK_LINE.finditer(raw)]
+    memo: dict[int, tuple[int, bool]] = {}
+    for d in honoured:
+        if d.start <= first.start():
+            continue
+        if _columns(raw[d.start : d.match]) >= 2:
+            return True
+        k = bisect.bisect_right(blank_ends, d.start) - 1
+        lo = blank_ends[k] if k >= 0 else 0
+        if lo == d.start:
+            continue  # a paragraph of its own, outside any container
+        if _columns(raw[lo : lo + 4]) >= 2:
+            return True
+        scanned, found = memo.get(lo, (lo, False))
+        if not found and scanned < d.start:
+            found = _CONTAINER_START.search(raw, scanned, d.start) is not None
+            memo[lo] = (d.start, found)
+        if found:
+            return True
+    return False
+
+
+class _SpanGate:
+    """Could an inline code span be open where a line starts? (A cheap, conservative test.)
+
+    A code span covering a line that starts with ``MEDIA:`` opens earlier in the same
+    paragraph. Pairing backtick runs the way CommonMark does (a run opens, the next run of
+    the same length closes) shows whether one is still open; escapes and ``<`` (autolinks)
+    can change the pairing, so they make the answer "maybe" and the code map decides.
+    State is kept per paragraph, so many directives in one paragraph stay linear.
+    """
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.blank_ends = [m.end() for m in _BLANK_LINE.finditer(raw)]
+        self.state: dict[int, tuple[int, int, bool]] = {}  # lo -> (scanned, open, unsafe)
+
+    def may_be_open(self, line_start: int, pos: int) -> bool:
+        raw = self.raw
+        k = bisect.bisect_right(self.blank_ends, line_start) - 1
+        lo = self.blank_ends[k] if k >= 0 else 0
+        scanned, open_len, unsafe = self.state.get(lo, (lo, 0, False))
+        if scanned < pos and not unsafe:
+            if raw.find("`", scanned, pos) >= 0:
+                if "<" in raw[scanned:pos] or "\\`" in raw[max(lo, scanned - 1) : pos]:
+                    unsafe = True
+                else:
+                    for m in _BACKTICK_RUN.finditer(raw, scanned, pos):
+                        n = m.end() - m.start()
+                        if open_len == 0:
+                            open_len = n
+                        elif n == open_len:
+                            open_len = 0
+            self.state[lo] = (pos, open_len, unsafe)
+        return unsafe or open_len != 0
+
+
 def _structure(diag: Diagnostics, walk: Walk, raw: str, cmap: Callable[[], CodeMap]) -> None:
     """§17.4: HTML blocks, code spans, containers, and neighbours of removed lines."""
     honoured = [d for d in walk.directives if d.outcome != "kept"]
     if not honoured:
         return
-    if "<" in raw or _CONTAINER_START.search(raw) is not None:
+    if _html_possible(raw, honoured) or _container_possible(raw, honoured):
         bs = block_structure(raw)
         html_index = _merged(bs.html)
         box_index = _merged(bs.containers)
@@ -588,9 +667,9 @@ def _structure(diag: Diagnostics, walk: Walk, raw: str, cmap: Callable[[], CodeM
                     d.end,
                 )
     if "`" in raw:
-        cm = cmap()
+        spans = _SpanGate(raw)
         for d in honoured:
-            if cm.in_code(d.match):
+            if spans.may_be_open(d.start, d.match) and cmap().in_code(d.match):
                 diag.add(
                     "media.in_code_span",
                     "warning",

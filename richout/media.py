@@ -504,11 +504,9 @@ def split_media(
     media_on = extract_media_directives and "media:" in low
     if not (media_on or (images_on and "![" in raw) or "[[" in raw):
         diags = _media_diag.fast_path(text, raw, low, extract_media_directives, images_on)
-        return MediaSplit.model_construct(
-            text=raw,
-            diagnostics=diags,
-            edits=edit_records(trim_patch) if trim_patch else [],
-        )
+        if diags or trim_patch:
+            return MediaSplit(text=raw, diagnostics=diags, edits=edit_records(trim_patch))
+        return MediaSplit(text=raw)
 
     allowlist: dict[str, str] | None = None
     if markdown_image_allowlist is not None:
