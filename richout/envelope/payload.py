@@ -171,8 +171,9 @@ def as_payload(obj: Any, *, path: str = "") -> tuple[ReplyPayload, list[Diagnost
     """A :class:`ReplyPayload` from a payload or a loose mapping, with intake diagnostics."""
     if isinstance(obj, ReplyPayload):
         return obj, []
-    result = intake_payload(obj, path=path)
-    return result.payload, list(result.diagnostics)
+    if not isinstance(obj, Mapping):
+        intake_payload(obj, path=path)  # raises the InvalidInput with its message
+    return _intake(obj, path)
 
 
 def resolve_media(payload: ReplyPayload) -> list[str]:
@@ -331,7 +332,7 @@ def merge_final_directives(
 
     for d in parsed.diagnostics:
         found.append(d.model_copy(update={"field": text_path}))
-    delivered = resolve_media(merged)
+    delivered = set(resolve_media(merged))
     media_spans = [s for s in parsed.spans if s.kind in ("media", "image")]
     spans_match = len(media_spans) == len(parsed_media)
     if explicit_list is not None and parsed_media:

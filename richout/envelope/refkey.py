@@ -8,6 +8,7 @@ comparator of older releases is kept behind ``legacy=True``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 
@@ -155,6 +156,11 @@ def _legacy_key(t: str) -> str:
     return t[7:]
 
 
+@functools.lru_cache(maxsize=4096)
+def _cached_key(t: str, legacy: bool) -> str:
+    return _legacy_key(t) if legacy else _current_key(t)
+
+
 def ref_key(ref: str, *, legacy: bool = False) -> str:
     """The comparison key of one media reference; ``""`` (blank input) never matches."""
     if not isinstance(ref, str):
@@ -162,7 +168,10 @@ def ref_key(ref: str, *, legacy: bool = False) -> str:
     t = js_trim(ref)
     if not t:
         return ""
-    return _legacy_key(t) if legacy else _current_key(t)
+    if len(t) > 2048:
+        # Dedupe asks for the same few references again and again; huge ones are not kept.
+        return _legacy_key(t) if legacy else _current_key(t)
+    return _cached_key(t, legacy)
 
 
 def ref_keys(
