@@ -36,6 +36,7 @@ __all__ = [
     "blank_end",
     "grammar_read",
     "read_audio_at",
+    "value_shape",
     "ws_end",
 ]
 
@@ -52,6 +53,9 @@ AUDIO_HEAD = re.compile(rf"\[\[[{JS_WS_CLASS}]*audio_as_voice", re.IGNORECASE | 
 REPLY_HEAD = re.compile(
     rf"\[\[[{JS_WS_CLASS}]*reply_to(?:(_current)|[{JS_WS_CLASS}]*:)", re.IGNORECASE | re.ASCII
 )
+
+_NOT_WS = re.compile(f"[^{JS_WS_CLASS}]")
+_OTHER_WS = re.compile(f"(?!\\n)[{JS_WS_CLASS}]")
 
 _CACHE_MAX_ENTRIES = 2048
 _CACHE_MAX_SLICE = 512
@@ -109,19 +113,35 @@ def _walk(tree: Tree[Token]) -> tuple[TagKind, int, int]:
     return ("explicit", 0, 0)
 
 
-def grammar_read(piece: str) -> _Parsed:
-    """Parse one candidate slice with ``grammars/tags.lark``; None when it is not a tag."""
-    if piece in _cache:
-        return _cache[piece]
+def grammar_read(piece: str, key: str | None = None) -> _Parsed:
+    """Parse one candidate slice with ``grammars/tags.lark``; None when it is not a tag.
+
+    ``key`` names the slice in the cache when several slices are known to parse alike (see
+    :func:`value_shape`); by default the slice itself.
+    """
+    key = piece if key is None else key
+    if key in _cache:
+        return _cache[key]
     try:
         result: _Parsed = _walk(load_grammar("tags.lark").parse(piece))
     except LarkError:
         result = None
-    if len(piece) <= _CACHE_MAX_SLICE:
+    if len(key) <= _CACHE_MAX_SLICE:
         if len(_cache) >= _CACHE_MAX_ENTRIES:
             _cache.clear()
-        _cache[piece] = result
+        _cache[key] = result
     return result
+
+
+def value_shape(value: str) -> str:
+    """``value`` with each character replaced by its class for the grammar.
+
+    Inside an explicit tag's value the grammar only tells apart U+000A, other whitespace and
+    anything else (the slice holds no ``]`` before its closing ``]]``), so two values with the
+    same shape parse alike, with the id at the same offsets: ids that differ only in their
+    characters ("[[reply_to:1]]", "[[reply_to:2]]") share one parse.
+    """
+    return _OTHER_WS.sub(" ", _NOT_WS.sub("x", value))
 
 
 # --------------------------------------------------------------------------- readers
@@ -235,12 +255,16 @@ class ReplyTagReader:
             if not text.startswith("]]", head.value_start):
                 return None
             end = head.value_start + 2
+            parsed = grammar_read(text[pos:end])
         else:
             close = self.first_close(head.value_start)
             if not text.startswith("]]", close):
                 return None
             end = close + 2
-        parsed = grammar_read(text[pos:end])
+            key = None
+            if end - pos <= _CACHE_MAX_SLICE:
+                key = text[pos : head.head_end] + value_shape(text[head.head_end : close]) + "]]"
+            parsed = grammar_read(text[pos:end], key)
         if parsed is None:
             return None
         kind, a, b = parsed

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from richout import rebuild
 from richout._tagcode import StageCode
-from richout._tagscan import grammar_read
+from richout._tagscan import grammar_read, value_shape
 from richout._text import JS_WS, JS_WS_CLASS
 from richout.codemap import CodeMap
 from richout.tags import ReplyTagReader, parse_directives, read_audio_tag, sanitize_reply_id
@@ -429,6 +429,24 @@ def test_grammar_and_prescan_agree_with_the_letter_of_section_1(
     audio = _AUDIO_RE.match(text)
     got_audio = read_audio_tag(text, 0)
     assert (got_audio.end if got_audio else None) == (audio.end() if audio else None)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    head=st.sampled_from(["[[reply_to:", "[[ Reply_To\n:", "[[reply_to :"]),
+    value=st.text(
+        alphabet=st.sampled_from(
+            [" ", "\n", "\r", "\t", "\u00a0", "\u2028", "a", "[", ":", "\x01"]
+        ),
+        max_size=12,
+    ),
+)
+def test_values_of_one_shape_parse_alike(head: str, value: str) -> None:
+    """The cache may share a parse between values of one shape: the grammar agrees."""
+    piece = head + value + "]]"
+    shaped = head + value_shape(value) + "]]"
+    assert len(shaped) == len(piece)
+    assert grammar_read(piece) == grammar_read(shaped)
 
 
 def test_reader_walk_is_in_order() -> None:
