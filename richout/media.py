@@ -162,12 +162,14 @@ class _Walker:
         low: str,
         *,
         media_on: bool,
+        directives_on: bool,
         images_on: bool,
         allowlist: dict[str, str] | None,
     ) -> None:
         self.raw = raw
         self.low = low
         self.media_on = media_on
+        self.directives_on = directives_on
         self.images_on = images_on
         self.allowlist = allowlist
         self._cmap: CodeMap | None = None
@@ -339,7 +341,9 @@ class _Walker:
         for ls in sorted(lines):
             le = lines[ls]
             rule1 = _passes_rule1(raw, ls, le)
-            if rule1 and self.media_on:
+            # The option, not the presence of "media:", decides: a U+0131 spelling passes
+            # rule 1 without any "media:" and is then neither a directive nor image-scanned.
+            if rule1 and self.directives_on:
                 if self.cmap.line_in_block(ls, le):
                     walk.code_lines.append((ls, le))
                     continue
@@ -375,6 +379,26 @@ def _walk_patch(raw: str, changes: list[_LineChange]) -> Patch:
     return _coalesced_patch(raw, pieces)
 
 
+def _common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix of ``a`` and ``b`` (block compares, then characters)."""
+    n = min(len(a), len(b))
+    p = 0
+    step = 256
+    while step:
+        while p + step <= n and a[p : p + step] == b[p : p + step]:
+            p += step
+        step //= 4
+    return p
+
+
+def _narrow(raw: str, start: int, end: int, repl: str) -> tuple[int, int, str]:
+    """Shrink a replacement of ``raw[start:end]`` by its common prefix and suffix."""
+    old = raw[start:end]
+    p = _common_prefix(old, repl)
+    q = _common_prefix(old[p:][::-1], repl[p:][::-1])
+    return start + p, end - q, repl[p : len(repl) - q]
+
+
 def _coalesced_patch(raw: str, pieces: list[tuple[int, int, str | None]]) -> Patch:
     """``patch_from_pieces`` with touching pieces joined here first.
 
@@ -384,9 +408,16 @@ def _coalesced_patch(raw: str, pieces: list[tuple[int, int, str | None]]) -> Pat
     merged: list[tuple[int, int, str | None]] = []
     run_start = run_end = -1
     inserted: list[str] = []
-    for start, end, repl in pieces:
-        if repl is None or raw[start:end] == repl:
+    for piece in pieces:
+        start, end, repl = piece
+        if repl is None:
             continue
+        if repl:
+            # Keep the edit minimal: the unchanged head and tail of a cleaned line stay
+            # outside it, so later stages' offsets map back to the exact input characters.
+            start, end, repl = _narrow(raw, start, end, repl)
+            if start == end and not repl:
+                continue
         if start == run_end:
             inserted.append(repl)
             run_end = end
@@ -514,7 +545,14 @@ def split_media(
         for entry in markdown_image_allowlist:
             allowlist[strip_file_prefix(js_trim(entry))] = entry
 
-    walker = _Walker(raw, low, media_on=media_on, images_on=images_on, allowlist=allowlist)
+    walker = _Walker(
+        raw,
+        low,
+        media_on=media_on,
+        directives_on=extract_media_directives,
+        images_on=images_on,
+        allowlist=allowlist,
+    )
     walk = walker.run()
 
     walk_patch = _walk_patch(raw, walk.changes)
