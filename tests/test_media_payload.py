@@ -1,0 +1,348 @@
+"""Payload tokenising, cleaning and regrouping (MEDIA.md §6) against naive oracles.
+
+The module under test computes everything with linear scans; the oracles below transcribe
+the spec sentences directly (quadratic, small inputs only) and must agree on every input.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from richout._payload import (
+    Cleaner,
+    analyse_payload,
+    clean,
+    lists_quoted_references,
+    tokenize,
+    unwrap_bounds,
+)
+from richout._text import JS_WS, has_js_ws, js_trim
+from richout.policy import is_valid_reference, strip_file_prefix
+from richout.policy.local import (
+    has_file_extension,
+    has_scheme_prefix,
+    is_traversal_or_unsupported_home,
+    looks_local,
+    starts_at_root,
+)
+
+WORD = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+QUOTES = "\"'`"
+
+# ---------------------------------------------------------------- oracles
+
+
+def naive_clean(s: str) -> str:
+    """§6.1 as written: strip the wrapper runs, then cut at the last JSON-tail position."""
+    s = s.lstrip("`\"'[{(").rstrip("`\"'\\})],")
+    for cut in range(len(s), -1, -1):
+        head, rest = s[:cut], s[cut:]
+        if not has_file_extension(head):
+            continue
+        if rest.startswith("\\"):
+            rest = rest[1:]
+        if rest.startswith('"') and (len(rest) == 1 or rest[1] in "]},:"):
+            return head
+    return s
+
+
+def naive_unwrap(s: str) -> str | None:
+    s = js_trim(s)
+    if len(s) < 2 or s[0] != s[-1] or s[0] not in QUOTES:
+        return None
+    return js_trim(s[1:-1])
+
+
+def naive_pairs(p: str) -> list[tuple[int, int]]:
+    out = []
+    i = 0
+    while i < len(p):
+        if p[i] in QUOTES and p.find(p[i], i + 1) > 0:
+            j = p.find(p[i], i + 1)
+            out.append((i, j + 1))
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+
+def naive_lists(p: str) -> bool:
+    pairs = naive_pairs(p)
+    if len(pairs) < 2:
+        return False
+    cursor = 0
+    for k, (a, b) in enumerate(pairs):
+        gap = p[cursor:a]
+        if js_trim(gap) or (k > 0 and not gap):
+            return False
+        cursor = b
+    return not js_trim(p[cursor:])
+
+
+def naive_tokens(p: str) -> list[tuple[int, int]]:
+    out = []
+    i = 0
+    while i < len(p):
+        if p[i] in JS_WS:
+            i += 1
+            continue
+        if p[i] in QUOTES:
+            j = p.find(p[i], i + 1)
+            if j > 0 and (j + 1 == len(p) or p[j + 1] in JS_WS):
+                out.append((i, j + 1))
+                i = j + 1
+                continue
+        j = i
+        while j < len(p) and p[j] not in JS_WS:
+            j += 1
+        out.append((i, j))
+        i = j
+    return out
+
+
+def independent(s: str) -> bool:
+    c = strip_file_prefix(naive_clean(s))
+    return starts_at_root(c) or has_scheme_prefix(c)
+
+
+def naive_parts(p: str) -> list[str]:
+    parts: list[str] = []
+    prev_end = 0
+    for a, b in naive_tokens(p):
+        tok = p[a:b]
+        c = strip_file_prefix(naive_clean(tok))
+        if parts:
+            pc = strip_file_prefix(naive_clean(parts[-1]))
+            if (
+                starts_at_root(pc)
+                and not independent(c)
+                and (not has_file_extension(pc) or not is_valid_reference(c))
+            ):
+                parts[-1] = parts[-1] + p[prev_end:a] + tok
+                prev_end = b
+                continue
+        parts.append(tok)
+        prev_end = b
+    return parts
+
+
+def naive_analyse(p: str) -> tuple[list[str], list[str], bool]:
+    """§6.2-§6.9 and §9's "looks local": (accepted, leftovers, looks_local)."""
+    q = naive_unwrap(p)
+    u = q if q is not None and not naive_lists(p) else None
+    v = u if u is not None else p
+    parts = [u] if u else naive_parts(p)
+    accepted: list[str] = []
+    leftovers: list[str] = []
+    for part in parts:
+        quoted = naive_unwrap(part) if u is None else None
+        cand = u if u is not None else quoted if quoted is not None else naive_clean(part)
+        spaces = bool(u if u is not None else quoted) or has_js_ws(cand)
+        if is_valid_reference(cand, allow_spaces=spaces):
+            accepted.append(cand)
+        elif not has_js_ws(part) or not is_traversal_or_unsupported_home(cand):
+            leftovers.append(part)
+    tv = js_trim(v)
+    local = looks_local(tv) or strip_file_prefix(tv) != tv
+    if (
+        not u
+        and len(accepted) == 1
+        and leftovers
+        and not any(independent(x) for x in parts[1:])
+        and has_js_ws(v)
+        and local
+    ):
+        fb = naive_clean(v)
+        if is_valid_reference(fb, allow_spaces=True):
+            accepted, leftovers = [fb], []
+    if not accepted:
+        fb = u if u is not None else naive_clean(v)
+        if is_valid_reference(fb, allow_spaces=True, allow_bare_filename=True):
+            accepted, leftovers = [fb], []
+    return accepted, leftovers, local
+
+
+# ---------------------------------------------------------------- strategies
+
+PIECES = [
+    "/srv",
+    "/",
+    "~",
+    "./",
+    "../",
+    "..",
+    "C:\\",
+    "\\\\",
+    "a",
+    "b c",
+    ".png",
+    ".mp3",
+    ".x",
+    ".abcdefghijk",
+    "file:",
+    "file://",
+    "https://",
+    "example.com",
+    "media://inbound/",
+    '"',
+    "'",
+    "`",
+    "\\",
+    '\\"',
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    ":",
+    ";",
+    " ",
+    "  ",
+    "\t",
+    "\u00a0",
+    "\r",
+    "MEDIA:",
+    "[[audio_as_voice]]",
+    "é",
+    "😀",
+]
+
+payloads = st.lists(st.sampled_from(PIECES), max_size=14).map("".join) | st.text(
+    alphabet=st.sampled_from(list("/.a b\"'`\\[]{}(),:~pngC")), max_size=30
+)
+
+
+# ---------------------------------------------------------------- tables
+
+CLEAN = [
+    ('/srv/image.png"}],"details":{"x":1}', "/srv/image.png"),
+    ('/srv/image.png\\"}],\\"details\\"', "/srv/image.png"),
+    ('"/srv/a.png",', "/srv/a.png"),
+    ('/srv/out.mp3{"results":[1]}', '/srv/out.mp3{"results":[1'),
+    ("https://example.com/a.png);", "https://example.com/a.png);"),
+    ("/a.png.", "/a.png."),
+    ("((([/a.png", "/a.png"),
+    ('/a.png":x', "/a.png"),
+    ('/a.png"x', '/a.png"x'),
+    ('/a.abcdefghijk":', '/a.abcdefghijk":'),
+    ('/a.png"]/b.jpg",', "/a.png"),
+    ("", ""),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), CLEAN)
+def test_clean_table(raw: str, expected: str) -> None:
+    assert clean(raw) == expected
+    assert naive_clean(raw) == expected
+
+
+UNWRAP = [
+    ('"a"', "a"),
+    ("' a b '", "a b"),
+    ("``", ""),
+    ('"', None),
+    ("'a\"", None),
+    ("  `x`  ", "x"),
+    ("(a)", None),
+]
+
+
+@pytest.mark.parametrize(("raw", "expected"), UNWRAP)
+def test_unwrap_table(raw: str, expected: str | None) -> None:
+    b = unwrap_bounds(raw, 0, len(raw))
+    assert (None if b is None else raw[b[0] : b[1]]) == expected
+
+
+LISTS = [
+    ('"/a b.png" "/c d.png"', True),
+    ("'a' `b` \"c\"", True),
+    ('"a"""', False),
+    ('"a""b"', False),
+    ('"a" x "b"', False),
+    ('"a" "b" x', False),
+    ('"a"', False),
+    ('  "a"\t"b"  ', True),
+]
+
+
+@pytest.mark.parametrize(("payload", "expected"), LISTS)
+def test_lists_quoted_references_table(payload: str, expected: bool) -> None:
+    assert lists_quoted_references(payload) is expected
+
+
+TOKENS = [
+    ('"a b" c', ['"a b"', "c"]),
+    ('"a b"c d', ['"a', 'b"c', "d"]),
+    ("'it's' /x", ["'it's'", "/x"]),
+    ("`a b`", ["`a b`"]),
+    ('"unclosed a', ['"unclosed', "a"]),
+    ("  a\u3000b ", ["a", "b"]),
+]
+
+
+@pytest.mark.parametrize(("payload", "expected"), TOKENS)
+def test_token_table(payload: str, expected: list[str]) -> None:
+    assert [payload[a:b] for a, b in tokenize(payload)] == expected
+
+
+# ---------------------------------------------------------------- properties
+
+
+@settings(max_examples=600)
+@given(payloads)
+def test_clean_matches_the_oracle(s: str) -> None:
+    assert clean(s) == naive_clean(s)
+
+
+@settings(max_examples=300)
+@given(payloads, st.data())
+def test_clean_bounds_of_any_slice_match_the_oracle(s: str, data: st.DataObject) -> None:
+    a = data.draw(st.integers(0, len(s)))
+    b = data.draw(st.integers(a, len(s)))
+    x, y, cut = Cleaner(s).bounds(a, b)
+    assert s[x:y] == naive_clean(s[a:b])
+    assert cut == (s[x:y] != s[a:b].lstrip("`\"'[{(").rstrip("`\"'\\})],"))
+
+
+@settings(max_examples=600)
+@given(payloads)
+def test_quote_pairs_and_tokens_match_the_oracle(p: str) -> None:
+    assert lists_quoted_references(p) == naive_lists(p)
+    assert tokenize(p) == naive_tokens(p)
+    b = unwrap_bounds(p, 0, len(p))
+    assert (None if b is None else p[b[0] : b[1]]) == naive_unwrap(p)
+
+
+@settings(max_examples=600)
+@given(payloads)
+def test_analyse_matches_the_oracle(p: str) -> None:
+    res = analyse_payload(p)
+    accepted, leftovers, local = naive_analyse(p)
+    assert [i.value for i in res.accepted] == accepted
+    assert [p[a:b] for a, b in res.leftovers] == leftovers
+    assert res.looks_local == local
+    for item in res.accepted:
+        # Every accepted value is a verbatim slice of the payload at its recorded bounds.
+        assert item.value in p[item.start : item.end]
+
+
+def test_regrouping_a_long_rooted_path_stays_one_part() -> None:
+    words = " ".join(["w"] * 2_000)
+    res = analyse_payload("/srv/a " + words)
+    assert [i.value for i in res.accepted] == ["/srv/a " + words]
+    # Past the 4096-unit cap the one part is rejected, never split.
+    res = analyse_payload("/srv/a " + words + words)
+    assert res.accepted == []
+    assert len(res.leftovers) == 1
+
+
+def test_many_quote_runs_and_json_tails() -> None:
+    p = '"' * 50_000 + "/a.png"
+    assert analyse_payload(p).accepted[0].value == "/a.png"
+    tail = '/a.png"]' * 20_000
+    # The trailing '"]' is stripped; the last JSON tail starts at the quote before it.
+    assert clean(tail) == tail[:-10]
