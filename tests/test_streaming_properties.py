@@ -1,0 +1,276 @@
+"""StreamingParser on every way of cutting a reply into chunks (TAGS.md §9.4).
+
+The guarantees are checked directly (spans partition the fed text, a held construct is never
+emitted in pieces, ``result()`` is ``parse_reply`` of the whole), and the parser is compared
+with a *model*: the §9.2/§9.3 accumulator transcribed naively, rebuilding and rescanning
+``held tail + chunk`` on every call as the reference does. richout keeps the hold-back facts
+incrementally instead, so agreement on thousands of cut texts is evidence those facts are
+right.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from richout import StreamingParser
+from richout._text import JS_WS_CLASS, js_rtrim
+from richout.models import StreamChunk
+from richout.reply import delivery_strip, parse_reply
+from richout.silent import is_silent_prefix, is_token_only, strip_leading_token
+from richout.tags import parse_directives
+
+PIECES = [
+    "Hello",
+    "world",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\t",
+    "\r\n",
+    "[[reply_to_current]]",
+    "[[reply_to:42]]",
+    "[[reply_to: ]]",
+    "[[audio_as_voice]]",
+    "[[reply_to_current]",
+    "[[rep",
+    "ly_to_current]]",
+    "[[",
+    "]]",
+    "[",
+    "]",
+    "[link](x)",
+    "MEDIA:/srv/a.png",
+    "MEDIA:https://example.com/b.png",
+    "  MEDIA:x",
+    "\tmedia:y",
+    "M",
+    "ME",
+    "MED",
+    "EDIA:",
+    "MEDIA",
+    "NO_REPLY",
+    "NO",
+    "_REPLY",
+    "no_reply",
+    "`",
+    "```",
+    "x",
+    "é",
+    "\u00a0",
+]
+
+
+@st.composite
+def cut_reply(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A reply built from the pieces, and a way of cutting it into chunks."""
+    text = "".join(draw(st.lists(st.sampled_from(PIECES), max_size=12)))
+    if draw(st.booleans()) and len(text) < 60:
+        return text, list(text)  # one character at a time
+    cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=8))))
+    bounds = [0, *cuts, len(text)]
+    return text, [text[a:b] for a, b in itertools.pairwise(bounds)]
+
+
+# --------------------------------------------------------------------------- the model
+
+_MEDIA_LINE = re.compile(f"[{JS_WS_CLASS}]*MEDIA:", re.IGNORECASE | re.ASCII)
+_MEDIA_PREFIX = re.compile(r"[ \t]*(?:MEDIA|MEDI|MED|ME|M)", re.IGNORECASE | re.ASCII)
+
+
+def model_hold(c: str) -> tuple[int, bool]:
+    """§9.2 read literally on the whole combined text."""
+    h = len(c)
+    trim = False
+    k = c.rfind("[[")
+    if k >= 0 and "]]" not in c[k + 2 :]:
+        h, trim = k, True
+    if c.endswith("[") and len(c) - 1 < h:
+        h, trim = len(c) - 1, True
+    nl = c.rfind("\n")
+    line = c[nl + 1 :]
+    if _MEDIA_LINE.match(line) or _MEDIA_PREFIX.fullmatch(line):
+        h = min(h, nl + 1)
+    return h, trim
+
+
+@dataclass
+class Model:
+    tail: str = ""
+    sep: str = ""
+    consumed: int = 0
+    reply_to_id: str | None = None
+    current: bool = False
+    tag: bool = False
+    returned: bool = False
+
+    def consume(self, raw: str, final: bool) -> tuple[int, int, dict[str, object] | None]:
+        had_tail = bool(self.tail)
+        held_sep = self.sep
+        c = self.tail + raw
+        self.tail = self.sep = ""
+        start = self.consumed
+        if final:
+            h, e = len(c), c
+        else:
+            h, trim = model_hold(c)
+            e = c
+            if h < len(c):
+                e = js_rtrim(c[:h]) if trim else c[:h]
+                self.sep = c[len(e) : h] if e else held_sep + c[len(e) : h]
+                self.tail = c[h:]
+        self.consumed = start + h
+        if not e:
+            return start, self.consumed, None
+        d = parse_directives(e) if "[[" in e else None
+        text = d.text if d is not None and (d.has_reply_tag or d.has_audio_tag) else e
+        silent = is_token_only(text) or is_silent_prefix(text)
+        if silent:
+            text = ""
+        elif (stripped := strip_leading_token(text)) is not None:
+            text = stripped
+        if had_tail and held_sep and text.startswith("["):
+            text = held_sep + text
+        if final and not self.returned:
+            text = delivery_strip(text)
+        if d is not None:
+            self.reply_to_id = d.reply_to_explicit_id or self.reply_to_id
+            self.current = self.current or d.reply_to_current
+            self.tag = self.tag or d.has_reply_tag
+        audio = d.audio_as_voice if d is not None else False
+        if not text and not audio:
+            return start, self.consumed, None
+        self.returned = self.returned or bool(text)
+        return (
+            start,
+            self.consumed,
+            {
+                "text": text,
+                "reply_to_id": self.reply_to_id,
+                "reply_to_explicit_id": d.reply_to_explicit_id if d is not None else None,
+                "reply_to_current": self.current,
+                "reply_to_tag": self.tag,
+                "audio_as_voice": audio,
+                "is_silent": silent,
+            },
+        )
+
+
+def _fields(chunk: StreamChunk) -> dict[str, object]:
+    return {
+        "text": chunk.text,
+        "reply_to_id": chunk.reply_to_id,
+        "reply_to_explicit_id": chunk.reply_to_explicit_id,
+        "reply_to_current": chunk.reply_to_current,
+        "reply_to_tag": chunk.reply_to_tag,
+        "audio_as_voice": chunk.audio_as_voice,
+        "is_silent": chunk.is_silent,
+    }
+
+
+# --------------------------------------------------------------------------- properties
+
+
+def _run(chunks: list[str]) -> list[tuple[int, int, bool, StreamChunk | None, str]]:
+    """Feed the chunks then finish; per call: span, final?, chunk, fed text so far."""
+    sp = StreamingParser()
+    calls = []
+    for i, piece in enumerate([*chunks, ""]):
+        final = i == len(chunks)
+        before = sp.consumed
+        chunk = sp.finish(piece) if final else sp.feed(piece)
+        calls.append((before, sp.consumed, final, chunk, sp.text))
+    return calls
+
+
+@settings(max_examples=800, deadline=None)
+@given(cut_reply())
+def test_agrees_with_the_naive_accumulator(case: tuple[str, list[str]]) -> None:
+    _text, chunks = case
+    sp = StreamingParser()
+    model = Model()
+    for i, piece in enumerate([*chunks, ""]):
+        final = i == len(chunks)
+        got = sp.finish(piece) if final else sp.feed(piece)
+        start, end, expected = model.consume(piece, final)
+        assert sp.consumed == end
+        assert sp.held == model.tail
+        if expected is None:
+            assert got is None
+        else:
+            assert got is not None
+            assert _fields(got) == expected
+            assert (got.raw_start, got.raw_end) == (start, end)
+
+
+@settings(max_examples=800, deadline=None)
+@given(cut_reply())
+def test_spans_partition_the_fed_text(case: tuple[str, list[str]]) -> None:
+    text, chunks = case
+    calls = _run(chunks)
+    cursor = 0
+    for start, end, _final, chunk, _fed in calls:
+        assert start == cursor <= end
+        if chunk is not None:
+            assert (chunk.raw_start, chunk.raw_end) == (start, end)
+        cursor = end
+    assert cursor == len(text)
+
+
+@settings(max_examples=800, deadline=None)
+@given(cut_reply())
+def test_held_constructs_are_never_emitted_in_pieces(case: tuple[str, list[str]]) -> None:
+    text, chunks = case
+    for start, end, final, _chunk, fed in _run(chunks):
+        if final:
+            continue
+        # Rule 1 holds from the *last* "[[" when nothing closes it: that construct is never
+        # emitted in pieces. (An earlier unclosed "[[" can be emitted, as in the reference:
+        # "[[reply_to_current][[x" emits "[[reply_to_current]"; see the report.)
+        k = fed.rfind("[[")
+        if k >= 0 and "]]" not in fed[k + 2 :]:
+            assert k >= end, (text[start:end], chunks)
+        assert not (fed.endswith("[") and end == len(fed)), chunks  # rule 2
+        # A MEDIA: line whose line feed has not arrived yet is emitted blanks at most.
+        line_start = text.rfind("\n", 0, end) + 1
+        if end > line_start and "\n" not in fed[line_start:]:
+            line_end = text.find("\n", line_start)
+            line = text[line_start : len(text) if line_end < 0 else line_end]
+            if _MEDIA_LINE.match(line.lstrip(" \t")) and line.lstrip(" \t")[:1] in "Mm":
+                assert not text[line_start:end].strip(" \t"), (text[line_start:end], chunks)
+
+
+@settings(max_examples=400, deadline=None)
+@given(cut_reply(), st.sampled_from([None, "M", " "]))
+def test_result_is_parse_reply_of_the_whole_text(
+    case: tuple[str, list[str]], current: str | None
+) -> None:
+    text, chunks = case
+    sp = StreamingParser()
+    for piece in chunks:
+        sp.feed(piece)
+    assert sp.text == text
+    expected = parse_reply(text, current_message_id=current).to_wire()
+    assert sp.result(current).to_wire() == expected  # before finish: computed on all fed text
+    sp.finish()
+    assert sp.result(current).to_wire() == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(cut_reply())
+def test_chunk_diagnostics_point_into_the_fed_text(case: tuple[str, list[str]]) -> None:
+    text, chunks = case
+    sp = StreamingParser()
+    for piece in chunks:
+        sp.feed(piece)
+    sp.finish()
+    for d in sp.diagnostics:
+        assert d.start is not None and d.end is not None
+        assert 0 <= d.start <= d.end <= len(text)
+        assert d.line is not None and d.column is not None
+        assert d.line == text.count("\n", 0, d.start) + 1
