@@ -317,7 +317,7 @@ def test_diagnostics_are_sorted_and_inside_the_input() -> None:
     text = "[[reply_to:a]] [[reply_to:b]]\nMEDIA:http://x.com/a.png\n`[[audio_as_voice]]` [[x]]"
     r = parse_reply(text)
     starts = [(d.start, d.code) for d in r.diagnostics]
-    assert starts == sorted(starts)  # type: ignore[type-var]
+    assert starts == sorted(starts, key=lambda t: (t[0] or 0, t[1]))
     for d in r.diagnostics:
         assert d.start is not None and d.end is not None
         assert 0 <= d.start <= d.end <= len(text)

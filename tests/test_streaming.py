@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from richout import InvalidInput, StreamingParser
+from richout.errors import InvalidInput
 from richout.models import StreamChunk
 from richout.reply import parse_reply
+from richout.streaming import StreamingParser
 
 
 def _feed_all(*chunks: str, finish: bool = False) -> list[StreamChunk | None]:
