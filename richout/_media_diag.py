@@ -399,11 +399,12 @@ def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
                 start,
                 end,
             )
-    if item.cut:
+    tail = item.tail
+    if item.cut or ('"' in tail and ("}" in tail or "]" in tail)):
         diag.add(
             "media.json_tail_cut",
             "info",
-            f"a serialized-JSON tail after the file extension was cut off, leaving {shown}; "
+            f"a serialized-JSON tail after the reference was cut off, leaving {shown}; "
             "emit the path alone",
             start,
             end,

@@ -222,6 +222,8 @@ class Item:
     source: str = "part"
     #: regrouped (§6.6) after a first token that already ended with a file extension
     absorbed: bool = False
+    #: what cleaning removed after the value (wrapper characters, a JSON tail)
+    tail: str = ""
 
 
 @dataclass
@@ -322,6 +324,7 @@ def analyse_payload(p: str) -> PayloadResult:
     for a, b, absorbed in parts:
         q = p[a:b]
         cut = False
+        cb = b
         if unwrapped is not None:
             candidate = unwrapped
             spaced = bool(unwrapped)
@@ -337,7 +340,7 @@ def analyse_payload(p: str) -> PayloadResult:
                 spaced = False
         spaces = spaced or has_js_ws(candidate)
         if is_valid_reference(candidate, allow_spaces=spaces):
-            accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1))
+            accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, p[cb:b]))
         elif not has_js_ws(q) or not is_traversal_or_unsupported_home(candidate):
             leftovers.append((a, b))
             res.rejected.append((a, b, candidate, spaces, True))
@@ -359,7 +362,8 @@ def analyse_payload(p: str) -> PayloadResult:
         fa, fb, fcut = cl.bounds(vs, ve)
         rescue = p[fa:fb]
         if is_valid_reference(rescue, allow_spaces=True):
-            accepted = [Item(rescue, fa, fb, fcut, "rescue")]
+            vb = max(fb, res.value_bounds[1])
+            accepted = [Item(rescue, fa, vb, fcut, "rescue", tail=p[fb:vb])]
             leftovers = []
             res.rejected = []
 
@@ -371,7 +375,8 @@ def analyse_payload(p: str) -> PayloadResult:
             fa, fb, fcut = cl.bounds(vs, ve)
             fallback = p[fa:fb]
         if is_valid_reference(fallback, allow_spaces=True, allow_bare_filename=True):
-            accepted = [Item(fallback, fa, fb, fcut, "fallback")]
+            vb = max(fb, res.value_bounds[1])
+            accepted = [Item(fallback, fa, vb, fcut, "fallback", tail=p[fb:vb])]
             leftovers = []
             res.rejected = []
         else:

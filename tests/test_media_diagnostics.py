@@ -1,0 +1,392 @@
+"""Every MEDIA.md §17 diagnostic code: when it fires, its severity, span and message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from richout.media import split_media
+from richout.models import Diagnostic
+
+IMG = {"extract_markdown_images": True}
+
+# (input, options, code, severity, the exact text its span covers)
+CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
+    # §17.1 ignored constructs
+    ("```\nMEDIA:/srv/a.png\n```", {}, "media.in_code_block", "info", "MEDIA:/srv/a.png"),
+    (
+        "Here is your image: MEDIA:/srv/a.png",
+        {},
+        "media.not_line_start",
+        "info",
+        "MEDIA:/srv/a.png",
+    ),
+    ("**MEDIA:/srv/a.png**", {}, "media.wrapped_in_markup", "info", "**MEDIA:/srv/a.png**"),
+    ("\\MEDIA:x", {}, "media.wrapped_in_markup", "info", "\\MEDIA:x"),
+    ("&#77;EDIA:/srv/a.png", {}, "media.wrapped_in_markup", "info", "&#77;EDIA:/srv/a.png"),
+    ("- MEDIA:/srv/a.png", {}, "media.in_list_item", "info", "- MEDIA:/srv/a.png"),
+    ("1) [x] MEDIA:/srv/a.png", {}, "media.in_list_item", "info", "1) [x] MEDIA:/srv/a.png"),
+    ("> > MEDIA:/srv/a.png", {}, "media.in_blockquote", "info", "> > MEDIA:/srv/a.png"),
+    ("| a | MEDIA:/srv/a.png |", {}, "media.in_table", "info", "| a | MEDIA:/srv/a.png |"),
+    ("MEDIA : /srv/a.png", {}, "media.space_before_colon", "info", "MEDIA : /srv/a.png"),
+    ("Hi\nMEDIA:\nthere [[x]]", {}, "media.empty_payload", "warning", "MEDIA:"),
+    ("Hi\nMEDIA:  \nMEDIA:/a.png", {}, "media.empty_payload", "warning", "MEDIA:  "),
+    (
+        "MEDIA:/srv/a.png",
+        {"extract_media_directives": False},
+        "media.extraction_disabled",
+        "info",
+        "MEDIA:/srv/a.png",
+    ),
+    # §17.2 rejected candidates
+    (
+        "MEDIA:http://example.com/a.png",
+        {},
+        "media.remote.not_https",
+        "error",
+        "http://example.com/a.png",
+    ),
+    (
+        "MEDIA:https://example.com:99999/a.png",
+        {},
+        "media.remote.invalid_url",
+        "error",
+        "https://example.com:99999/a.png",
+    ),
+    (
+        "MEDIA:https://user:pw@example.com/a.png",
+        {},
+        "media.remote.credentials",
+        "error",
+        "https://user:pw@example.com/a.png",
+    ),
+    (
+        "MEDIA:https://localhost/a.png",
+        {},
+        "media.remote.host_blocked",
+        "error",
+        "https://localhost/a.png",
+    ),
+    (
+        "MEDIA:https://10.0.0.5/a.png",
+        {},
+        "media.remote.ip_blocked",
+        "error",
+        "https://10.0.0.5/a.png",
+    ),
+    ("MEDIA:https://[::1]/a.png", {}, "media.remote.ipv6_literal", "error", "https://[::1]/a.png"),
+    ("MEDIA:media://inbound:80/x", {}, "media.inbound.invalid", "error", "media://inbound:80/x"),
+    ("MEDIA:/srv/../etc/passwd", {}, "media.local.traversal", "error", "/srv/../etc/passwd"),
+    ("MEDIA:~user/a.png", {}, "media.local.unsupported_home", "error", "~user/a.png"),
+    (
+        "MEDIA:ftp://example.com/a.png",
+        {},
+        "media.scheme_unsupported",
+        "error",
+        "ftp://example.com/a.png",
+    ),
+    ("MEDIA:report", {}, "media.not_a_reference", "error", "report"),
+    ("MEDIA:../x.png", {}, "media.line_removed", "warning", "MEDIA:../x.png"),
+    # §17.3 accepted but altered
+    (
+        "MEDIA:https://example.com/a b.png",
+        {},
+        "media.leftover_text",
+        "warning",
+        "b.png",
+    ),
+    (
+        "MEDIA:/srv/voice.opus and enjoy",
+        {},
+        "media.words_absorbed",
+        "warning",
+        "/srv/voice.opus and enjoy",
+    ),
+    (
+        "MEDIA:/srv/a.ogg [[audio_as_voice]]",
+        {},
+        "media.tag_in_payload",
+        "warning",
+        "/srv/a.ogg [[audio_as_voice]]",
+    ),
+    (
+        "MEDIA:/srv/a.png MEDIA:/srv/b.png",
+        {},
+        "media.multiple_on_line",
+        "warning",
+        "MEDIA:/srv/b.png",
+    ),
+    (
+        "MEDIA:**https://example.com/a.png**",
+        {},
+        "media.suspicious_relative",
+        "warning",
+        "**https://example.com/a.png**",
+    ),
+    (
+        'MEDIA:"/srv/a b.png" trailing',
+        {},
+        "media.stray_quote",
+        "warning",
+        '"/srv/a b.png" trailing',
+    ),
+    (
+        "MEDIA:https://example.com/a.png.",
+        {},
+        "media.trailing_punctuation",
+        "warning",
+        "https://example.com/a.png.",
+    ),
+    (
+        'MEDIA:/srv/out.mp3{"results":[1]}',
+        {},
+        "media.json_residue",
+        "warning",
+        '/srv/out.mp3{"results":[1]}',
+    ),
+    ('MEDIA:/srv/a.png"}]', {}, "media.json_tail_cut", "info", '/srv/a.png"}]'),
+    ('MEDIA:/srv/a.png","x":1}', {}, "media.json_tail_cut", "info", '/srv/a.png","x":1}'),
+    ("MEDIA:a.png b.png", {}, "media.filenames_merged", "warning", "a.png b.png"),
+    (
+        "MEDIA:file://https://evil.example/a.png",
+        {},
+        "media.file_wraps_remote",
+        "warning",
+        "file://https://evil.example/a.png",
+    ),
+    (
+        "MEDIA:media://inbound/x/../y.png",
+        {},
+        "media.inbound.dot_segments",
+        "info",
+        "media://inbound/x/../y.png",
+    ),
+    (
+        "MEDIA:image.png  \nmore",
+        {},
+        "media.trailing_space_payload",
+        "warning",
+        "MEDIA:image.png  ",
+    ),
+    (
+        "Hi\r\nMEDIA:image.png\r\nmore",
+        {},
+        "media.trailing_space_payload",
+        "warning",
+        "MEDIA:image.png\r",
+    ),
+    # §17.4 structure
+    (
+        "<pre>\nMEDIA:https://example.com/a.png\n</pre>",
+        {},
+        "media.in_html_block",
+        "warning",
+        "MEDIA:https://example.com/a.png",
+    ),
+    (
+        "``\nMEDIA:https://example.com/a.png\n``",
+        {},
+        "media.in_code_span",
+        "warning",
+        "MEDIA:https://example.com/a.png",
+    ),
+    ("> quote\nMEDIA:/srv/a.png", {}, "media.lazy_continuation", "info", "MEDIA:/srv/a.png"),
+    ("- item\n  MEDIA:/srv/a.png", {}, "media.lazy_continuation", "info", "  MEDIA:/srv/a.png"),
+    ("Title\nMEDIA:/x.png\n---", {}, "media.structure_changed", "warning", "MEDIA:/x.png"),
+    ("MEDIA:/x.png\n    continuation", {}, "media.structure_changed", "warning", "MEDIA:/x.png"),
+    ("Caption  \nMEDIA:/x.png", {}, "media.structure_changed", "warning", "MEDIA:/x.png"),
+    (
+        "[[audio_as_voice]]\nMEDIA:/srv/a.ogg",
+        {},
+        "media.segment_tag_text",
+        "info",
+        "[[audio_as_voice]]",
+    ),
+    # §17.5 images
+    (
+        "![a](http://example.com/a.png)",
+        IMG,
+        "media.image.not_lifted",
+        "info",
+        "![a](http://example.com/a.png)",
+    ),
+    (
+        "![a](/srv/a.png)",
+        {"markdown_image_allowlist": ["/srv/b.png"]},
+        "media.image.not_lifted",
+        "info",
+        "![a](/srv/a.png)",
+    ),
+    (
+        " ".join(f"![i](https://e.example/{i}.png)" for i in range(51)),
+        IMG,
+        "media.image.limit",
+        "warning",
+        "![i](https://e.example/50.png)",
+    ),
+    (
+        "![a\nb](https://e.example/a.png) ![c](https://e.example/c.png)",
+        IMG,
+        "media.image.limit",
+        "warning",
+        "![a\nb](https://e.example/a.png)",
+    ),
+    (
+        "x" * 20_001 + " ![a](https://e.example/a.png)\n![b](https://e.example/b.png)",
+        IMG,
+        "media.image.limit",
+        "warning",
+        "x" * 20_001 + " ![a](https://e.example/a.png)",
+    ),
+]
+
+
+def _find(diags: list[Diagnostic], code: str) -> list[Diagnostic]:
+    return [d for d in diags if d.code == code]
+
+
+@pytest.mark.parametrize(
+    ("text", "opts", "code", "severity", "covered"),
+    CASES,
+    ids=[f"{c[2]}:{i}" for i, c in enumerate(CASES)],
+)
+def test_code(text: str, opts: dict[str, Any], code: str, severity: str, covered: str) -> None:
+    r = split_media(text, **opts)
+    found = _find(r.diagnostics, code)
+    assert found, (code, [d.code for d in r.diagnostics])
+    d = found[0]
+    assert d.severity == severity
+    assert d.start is not None and d.end is not None
+    assert text[d.start : d.end] == covered
+    assert d.line is not None and d.column is not None
+    before = text[: d.start]
+    assert d.line == before.count("\n") + 1
+    assert d.column == d.start - (before.rfind("\n") + 1) + 1
+    assert len(d.message) > 20
+
+
+def test_every_code_of_section_17_is_exercised() -> None:
+    codes = {c[2] for c in CASES}
+    expected = {
+        "media.in_code_block",
+        "media.not_line_start",
+        "media.wrapped_in_markup",
+        "media.in_list_item",
+        "media.in_blockquote",
+        "media.in_table",
+        "media.space_before_colon",
+        "media.empty_payload",
+        "media.extraction_disabled",
+        "media.remote.not_https",
+        "media.remote.invalid_url",
+        "media.remote.credentials",
+        "media.remote.host_blocked",
+        "media.remote.ip_blocked",
+        "media.remote.ipv6_literal",
+        "media.inbound.invalid",
+        "media.local.traversal",
+        "media.local.unsupported_home",
+        "media.too_long",
+        "media.scheme_unsupported",
+        "media.not_a_reference",
+        "media.line_removed",
+        "media.leftover_text",
+        "media.words_absorbed",
+        "media.tag_in_payload",
+        "media.multiple_on_line",
+        "media.suspicious_relative",
+        "media.stray_quote",
+        "media.trailing_punctuation",
+        "media.json_residue",
+        "media.json_tail_cut",
+        "media.filenames_merged",
+        "media.file_wraps_remote",
+        "media.inbound.dot_segments",
+        "media.trailing_space_payload",
+        "media.in_html_block",
+        "media.in_code_span",
+        "media.lazy_continuation",
+        "media.structure_changed",
+        "media.segment_tag_text",
+        "media.image.not_lifted",
+        "media.image.limit",
+    }
+    assert expected - codes == {"media.too_long"}  # covered by its own test below
+
+
+def test_too_long() -> None:
+    url = "https://example.com/" + "a" * 5000
+    r = split_media(f"MEDIA:{url}")
+    (d,) = _find(r.diagnostics, "media.too_long")
+    assert d.severity == "error"
+    assert r.diagnostics[0].start == 6
+
+
+# ---------------------------------------------------------------- messages
+
+
+def test_rejection_messages_say_visible_or_removed() -> None:
+    kept = split_media("MEDIA:http://example.com/a.png").diagnostics
+    assert "stayed visible" in _find(kept, "media.remote.not_https")[0].message
+    removed = split_media("MEDIA:../x.png").diagnostics
+    assert "removed" in _find(removed, "media.local.traversal")[0].message
+    part = split_media("MEDIA:https://example.com/a.png and /srv/b.png").diagnostics
+    assert "stays visible" in _find(part, "media.not_a_reference")[0].message
+    dropped = split_media('MEDIA:/srv/a.png "../x y.png"').diagnostics
+    assert "dropped" in _find(dropped, "media.local.traversal")[0].message
+
+
+def test_rejected_parts_share_one_record_per_reason() -> None:
+    text = "MEDIA: " + " ".join(["x"] * 1000)
+    diags = split_media(text).diagnostics
+    nar = _find(diags, "media.not_a_reference")
+    assert len(nar) == 1
+    assert "999 more" in nar[0].message
+    assert (nar[0].start, nar[0].end) == (7, len(text))
+
+
+def test_one_part_reports_the_whole_payload_verdict_once() -> None:
+    diags = split_media("Hi\r\nMEDIA:http://example.com/a.png\r\nBye").diagnostics
+    assert [d.code for d in diags] == ["media.remote.not_https"]
+
+
+# ---------------------------------------------------------------- no false alarms
+
+QUIET = [
+    "Hi there",
+    "MEDIA:/srv/a.png",
+    "Intro\n\nMEDIA:https://example.com/a.png\n\nOutro",
+    "We discussed media: it matters.",
+    "The media:x field",
+    "```\nnot a directive\n```",
+    "- item\n\nMEDIA:/srv/a.png",
+    "> quote\n\nMEDIA:/srv/a.png",
+    "`x` and `y`\nMEDIA:/srv/a.png",
+    "Here: MEDIA:report",
+    "a & b; c",
+]
+
+
+@pytest.mark.parametrize("text", QUIET)
+def test_ordinary_replies_have_no_diagnostics(text: str) -> None:
+    assert split_media(text).diagnostics == []
+
+
+def test_diagnostics_are_sorted_by_start_then_code() -> None:
+    text = "- MEDIA:/a.png\nMEDIA:http://x.example/a.png\n**MEDIA:/b**\nMEDIA:/a.png MEDIA:/c.png"
+    diags = split_media(text).diagnostics
+    keys = [(d.start or 0, d.code) for d in diags]
+    assert keys == sorted(keys)
+    assert len(diags) >= 4
+
+
+def test_fast_path_diagnostics_do_not_need_a_trigger() -> None:
+    r = split_media("MEDIA : /srv/a.png")
+    assert "segments" not in r.to_wire()
+    assert [d.code for d in r.diagnostics] == ["media.space_before_colon"]
+
+
+def test_code_lines_get_no_container_or_markup_diagnostics() -> None:
+    text = "```\n- MEDIA:/a.png\n**MEDIA:/b.png**\nsee MEDIA:/c.png\n```"
+    assert split_media(text).diagnostics == []
