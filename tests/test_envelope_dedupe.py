@@ -391,3 +391,58 @@ def test_without_evidence_only_renderability_and_the_voice_flag_change(
         assert resolve_media(result) == media
         assert result.audio_as_voice is bool(final.get("audioAsVoice") and media)
         assert not [d for d in out.diagnostics if d.code.startswith("dedupe.")]
+
+
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8) | REFS,
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=5), c, max_size=3),
+    max_leaves=12,
+)
+ANY_PAYLOAD = st.dictionaries(
+    st.sampled_from(
+        [
+            "text",
+            "mediaUrl",
+            "mediaUrls",
+            "audioAsVoice",
+            "isError",
+            "channelData",
+            "presentation",
+            "delivery",
+            "replyToId",
+            "x",
+        ]
+    ),
+    ANY_JSON,
+    max_size=6,
+)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(ANY_PAYLOAD, max_size=3),
+    ANY_PAYLOAD,
+    st.lists(ANY_PAYLOAD, max_size=2),
+    st.booleans(),
+)
+def test_dedupe_of_arbitrary_payload_objects_is_typed(
+    streamed: list[dict[str, Any]],
+    final: dict[str, Any],
+    direct: list[dict[str, Any]],
+    parse: bool,
+) -> None:
+    ledger = DeliveryLedger(route={"provider": "t", "to": "x"})
+    for block in streamed:
+        ledger.record_block(block)
+    for sent in direct:
+        ledger.record_direct_send(sent)
+    ledger.record_message_send(
+        {"action": "send", "media": final.get("mediaUrl"), "message": final.get("text")}
+    )
+    result = ledger.finalize([final], parse_final_directives=parse)
+    out = result.payloads[0]
+    assert out is None or isinstance(out, ReplyPayload)
+    if out is not None:
+        view = out.delivery_view()
+        assert set(view) <= {"text", "mediaUrl", "mediaUrls", "audioAsVoice", "isError"}
+    assert all(d.field for d in result.diagnostics)
