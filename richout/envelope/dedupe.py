@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import regex  # type: ignore[import-untyped]  # no stubs in the test extras
+import regex  # type: ignore[import-untyped,unused-ignore]  # stubs are not in the test extras
 
 from .._text import JS_WS, JS_WS_CLASS, js_trim, utf16_len
 from ..errors import InvalidInput
