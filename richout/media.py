@@ -35,6 +35,7 @@ __all__ = ["split_media"]
 
 #: MEDIA_TOKEN: ``MEDIA:`` (ASCII case-insensitive) not preceded by an ASCII word character.
 _MEDIA_AT_BOUNDARY = re.compile(r"(?<![A-Za-z0-9_])media:", re.IGNORECASE | re.ASCII)
+_TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 _BLANKS = re.compile(r"[ \t]*")
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
@@ -575,7 +576,9 @@ def split_media(
         audio = d.audio_as_voice
         tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in d.edits]
         tag_spans = [s for s in d.spans if s.kind == "audio_tag"]
-        tag_diags = list(d.diagnostics)
+        # Reply tags are read but not applied here (no reply target is computed), so only
+        # findings about the text itself (tags in code, malformed or unknown tags) carry over.
+        tag_diags = [x for x in d.diagnostics if x.code in _TAG_CODES_KEPT]
     final, final_patch = _trim_patch(tagged)
 
     media = walk.media
