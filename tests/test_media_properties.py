@@ -66,7 +66,9 @@ LINES = [
 
 replies = st.lists(st.sampled_from(LINES), max_size=12).map("\n".join)
 any_text = st.text(
-    alphabet=st.characters(codec=None, exclude_categories=()),
+    # Lone surrogates are valid Python str content (JSON can carry them); mix them in.
+    alphabet=st.characters(codec=None, exclude_categories=())
+    | st.sampled_from(["\ud800", "\udfff", "\ud83d", "\u2028", "\x00", "\x85", "\x1c"]),
     max_size=60,
 )
 options = st.fixed_dictionaries(
