@@ -26,10 +26,12 @@ from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_piece
 from ._text import ascii_lower, is_js_ws, js_ltrim, js_rtrim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
+from .embed import embeds_for_delivery_diagnostics
 from .lossless import edit_records
+from .media import split_media
 from .models import Diagnostic, EditRecord, Reply, Span, SpanKind
-from .silent import DEFAULT_TOKEN, SilentRule, silent_rule
-from .tags import ReplyTagReader, TagMatch, read_audio_tag
+from .silent import DEFAULT_TOKEN, SilentRule, may_contain_token, silent_rule
+from .tags import ReplyTagReader, TagMatch, parse_directives, read_audio_tag
 
 __all__ = ["delivery_strip", "file_url_to_path", "parse_reply"]
 
@@ -321,6 +323,11 @@ def _reference_span(
     return (at, at + len(ref)) if at >= 0 else (s.start, s.end)
 
 
+def _has_double_bracket(text: str) -> bool:
+    """``"[[" in text``, with a single-character probe first (much cheaper on non-ASCII text)."""
+    return "[" in text and "[[" in text
+
+
 def parse_reply(
     text: str,
     *,
@@ -330,10 +337,6 @@ def parse_reply(
     extract_media_directives: bool = True,
 ) -> Reply:
     """The delivery view of a reply (TAGS.md §7): text, media, voice flag, reply target."""
-    from .embed import embeds_for_delivery_diagnostics
-    from .media import split_media
-    from .tags import parse_directives
-
     split = split_media(
         text,
         extract_markdown_images=extract_markdown_images,
@@ -344,7 +347,8 @@ def parse_reply(
 
     directives = None
     t2, p2 = t1, []
-    if "[[" in t1:
+    brackets = _has_double_bracket(t1)
+    if brackets:
         directives = parse_directives(
             t1,
             current_message_id=current_message_id,
@@ -355,7 +359,8 @@ def parse_reply(
             t2, p2 = directives.text, _as_patch(directives.edits)
     p12 = compose(p1, p2, t1)
 
-    strip = _delivery_strip(t2)
+    # Removing reply tags never creates a "[[", so a text without one needs no strip.
+    strip = _delivery_strip(t2) if brackets else _Strip(t2, [], ())
     t3 = strip.text
     p123 = compose(p12, strip.patch, t2)
 
@@ -373,7 +378,9 @@ def parse_reply(
     diags = Diagnostics(text)
     spans = list(split.spans)
     # A malformed prefix the strip removed is explained by the strip, not as "stays visible".
-    stripped_at = _stripped_prefix_starts(strip.removed, offset_mapper(p12))
+    stripped_at = (
+        _stripped_prefix_starts(strip.removed, offset_mapper(p12)) if strip.removed else frozenset()
+    )
     if directives is None:
         diags.extend(_without_malformed_at(split.diagnostics, stripped_at))
     else:
@@ -420,9 +427,11 @@ def parse_reply(
                 0,
                 len(text),
             )
-    if ("[e" in text or "[E" in text) and "[embed" in text.lower():
+    # "[embed" has no case-folding lookalike outside ASCII, so the token search is exact here.
+    if may_contain_token(text, "[embed"):
         diags.extend(embeds_for_delivery_diagnostics(text))
-    spans.sort(key=lambda s: (s.start, s.end))
+    if len(spans) > 1:
+        spans.sort(key=lambda s: (s.start, s.end))
 
     return Reply(
         text=out_text,
