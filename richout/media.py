@@ -35,6 +35,8 @@ __all__ = ["split_media"]
 
 #: MEDIA_TOKEN: ``MEDIA:`` (ASCII case-insensitive) not preceded by an ASCII word character.
 _MEDIA_AT_BOUNDARY = re.compile(r"(?<![A-Za-z0-9_])media:", re.IGNORECASE | re.ASCII)
+#: A line made only of whitespace (other than the line feed that ends it).
+_WS_ONLY_LINE = re.compile("(?m)^[" + JS_WS.replace("\n", "") + "]+$")
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 _BLANKS = re.compile(r"[ \t]*")
 _MAX_IMAGE_LINE_UNITS = 20_000
@@ -445,69 +447,92 @@ def _leading_blank_lines(s: str) -> int:
         return end
 
 
+class _TextSeg:
+    """A text segment under construction: pieces joined once at the end."""
+
+    __slots__ = ("ends_nl", "pieces")
+
+    def __init__(self, first: str) -> None:
+        self.pieces = [first]
+        self.ends_nl = first.endswith("\n")
+
+
 class _SegmentBuilder:
     """§12 "push" semantics, with text segments kept as piece lists (linear joins)."""
 
     def __init__(self) -> None:
-        self.items: list[list[object]] = []  # ["text", pieces, ends_nl] | ["media", url]
-        self.last_text: list[object] | None = None
+        self.items: list[_TextSeg | str] = []  # a str item is a media URL
+        self.last_text: _TextSeg | None = None
 
     def push(self, line: str) -> None:
+        """Push one line (or a changed line's text) as §12 says."""
         items = self.items
-        blank = not js_trim(line) if line else True
-        if items and items[-1][0] == "text":
-            seg = items[-1]
-            pieces = seg[1]
-            assert isinstance(pieces, list)
-            pieces.append("\n")
-            if not blank:
-                pieces.append(line)
-                seg[2] = line.endswith("\n")
+        blank = not line or not js_trim(line)
+        last = items[-1] if items else None
+        if isinstance(last, _TextSeg):
+            last.pieces.append("\n")
+            if blank:
+                last.ends_nl = True
             else:
-                seg[2] = True
+                last.pieces.append(line)
+                last.ends_nl = line.endswith("\n")
         elif blank:
-            last = self.last_text
-            if items and items[-1][0] == "media" and last is not None and not last[2]:
-                pieces = last[1]
-                assert isinstance(pieces, list)
-                pieces.append("\n")
-                last[2] = True
+            lt = self.last_text
+            if last is not None and lt is not None and not lt.ends_nl:
+                lt.pieces.append("\n")
+                lt.ends_nl = True
         else:
-            seg = ["text", [line], line.endswith("\n")]
+            seg = _TextSeg(line)
             items.append(seg)
             self.last_text = seg
 
+    def push_block(self, raw: str, start: int, end: int) -> None:
+        """Push every line of ``raw[start:end]`` (kept lines), in bulk once a text is open."""
+        while start <= end and not (self.items and isinstance(self.items[-1], _TextSeg)):
+            nl = raw.find("\n", start, end)
+            stop = end if nl < 0 else nl
+            self.push(raw[start:stop])
+            start = stop + 1
+        if start > end:
+            return
+        # Appending to an open text segment: each line adds "\n" and itself, except that a
+        # whitespace-only line adds nothing after its "\n".
+        rest = _WS_ONLY_LINE.sub("", raw[start:end])
+        seg = self.items[-1]
+        assert isinstance(seg, _TextSeg)
+        seg.pieces.append("\n")
+        seg.pieces.append(rest)
+        seg.ends_nl = not rest or rest.endswith("\n")
+
     def media(self, url: str) -> None:
-        self.items.append(["media", url])
+        """Append a media segment."""
+        self.items.append(url)
 
     def build(self) -> list[Segment]:
-        out: list[Segment] = []
-        for item in self.items:
-            if item[0] == "text":
-                pieces = item[1]
-                assert isinstance(pieces, list)
-                out.append(Segment(type="text", text="".join(pieces)))
-            else:
-                out.append(Segment(type="media", url=str(item[1])))
-        return out
+        """The finished segments."""
+        return [
+            Segment(type="text", text="".join(item.pieces))
+            if isinstance(item, _TextSeg)
+            else Segment(type="media", url=item)
+            for item in self.items
+        ]
 
 
 def _build_segments(raw: str, changes: list[_LineChange]) -> list[Segment]:
     """§12: push every kept raw line and every changed line's own segments, in order."""
     sb = _SegmentBuilder()
-    by_start = {ch.start: ch for ch in changes}
-    offset = 0
-    for line in raw.split("\n"):
-        ch = by_start.get(offset)
-        if ch is None:
-            sb.push(line)
-        else:
-            for kind, value in ch.segments:
-                if kind == "text":
-                    sb.push(value)
-                else:
-                    sb.media(value)
-        offset += len(line) + 1
+    cursor = 0  # start of the next unpushed line
+    for ch in changes:
+        if ch.start > cursor:
+            sb.push_block(raw, cursor, ch.start - 1)
+        for kind, value in ch.segments:
+            if kind == "text":
+                sb.push(value)
+            else:
+                sb.media(value)
+        cursor = ch.end + 1
+    if cursor <= len(raw):
+        sb.push_block(raw, cursor, len(raw))
     return sb.build()
 
 

@@ -184,3 +184,31 @@ def test_segments_carry_the_media_in_order(text: str) -> None:
     assert urls == r.media_urls
     if not r.media_urls:
         assert r.segments == ([] if not r.text else [media_mod.Segment(type="text", text=r.text)])
+
+
+block_lines = st.lists(
+    st.sampled_from(["", " ", "\t", "\r", "a", " b ", "\u3000", "x\r"]), max_size=8
+)
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(["line", "", " ", "MEDIA"]), max_size=4), block_lines)
+def test_bulk_push_equals_pushing_each_line(prefix: list[str], lines: list[str]) -> None:
+    raw = "\n".join(lines)
+    one = media_mod._SegmentBuilder()
+    bulk = media_mod._SegmentBuilder()
+    for p in prefix:
+        for sb in (one, bulk):
+            if p == "MEDIA":
+                sb.media("/a.png")
+            else:
+                sb.push(p)
+    for line in raw.split("\n"):
+        one.push(line)
+    bulk.push_block(raw, 0, len(raw))
+    assert one.build() == bulk.build()
+    one.media("/b.png")
+    bulk.media("/b.png")
+    one.push("")
+    bulk.push("")
+    assert one.build() == bulk.build()
