@@ -85,6 +85,16 @@ class _Strip:
     removed: tuple[_Removed, ...]
 
 
+def _may_have_blocks(text: str) -> bool:
+    """False when ``text`` cannot hold a fenced or indented code block.
+
+    A fence needs a run of three backticks or tildes, indented code four columns of
+    indentation (four spaces or a tab), whatever containers surround it; substring tests
+    answer that without the Markdown parse.
+    """
+    return "```" in text or "~~~" in text or "\t" in text or "    " in text
+
+
 def _block_starts_in(code: CodeMap, lo: int, hi: int) -> bool:
     """Does a fenced or indented code block start in ``(lo, hi]``?"""
     starts = code.full().block_starts
@@ -98,7 +108,7 @@ def _trim_preserving_code(text: str) -> tuple[int, int]:
     if first >= len(text):
         return 0, 0
     keep = first
-    if first > 0:
+    if first > 0 and _may_have_blocks(text):
         parse = CodeMap(text).full()
         k = bisect.bisect_right(parse.block_starts, first) - 1
         if k >= 0 and first < parse.block_ends[k]:
@@ -113,6 +123,7 @@ def _delivery_strip(text: str) -> _Strip:
     n = len(text)
     reader = ReplyTagReader(text)
     code = CodeMap(text)
+    blocks = _may_have_blocks(text)
     pieces: list[tuple[int, int, str | None]] = []
     removed: list[_Removed] = []
     search = 0
@@ -136,7 +147,7 @@ def _delivery_strip(text: str) -> _Strip:
         search = prev = end
         if code.in_code(marker):
             continue
-        if _block_starts_in(code, marker, end):
+        if blocks and _block_starts_in(code, marker, end):
             # The padding before a code block is its line break and indentation: keep it.
             cut = start + len(js_rtrim(text[start:end]))
             pieces.append((start, cut, ""))
