@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_pieces
+from ._tagscan import ws_end
 from ._text import ascii_lower, is_js_ws, js_ltrim, js_rtrim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
@@ -55,13 +56,6 @@ def _show(s: str) -> str:
     if len(s) > _SHOW_MAX:
         s = s[: _SHOW_MAX - 1] + "…"
     return repr(s)
-
-
-def _ws_end(text: str, pos: int) -> int:
-    n = len(text)
-    while pos < n and is_js_ws(text[pos]):
-        pos += 1
-    return pos
 
 
 # --------------------------------------------------------------------------- §7.1
@@ -138,7 +132,7 @@ def _delivery_strip(text: str) -> _Strip:
         if tag is None:
             search = marker + 1
             continue
-        end = _ws_end(text, tag.end) if tag.complete else tag.end
+        end = ws_end(text, tag.end) if tag.complete else tag.end
         # Only the whitespace directly before the marker, never what an earlier construct
         # already owned, moves into the edit.
         start = marker
