@@ -16,12 +16,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ._markdown import block_structure
-from ._payload import Item, clean
+from ._payload import Item, Judge, clean
 from ._text import JS_WS, ascii_lower, has_js_ws, js_rtrim, js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .models import Diagnostic, Span
-from .policy import check_reference, is_valid_reference, strip_file_prefix
+from .policy import strip_file_prefix
 from .policy.local import (
     has_scheme_prefix,
     is_likely_local_path,
@@ -46,6 +46,10 @@ _CONTAINER_START = re.compile(r"(?m)^[ \t]*(?:>|[-*+](?:[ \t]|$)|[0-9]{1,9}[.)](
 _HTML_START = re.compile(r"(?m)^ {0,3}<")
 _BLANK_LINE = re.compile(r"(?m)^[ \t\r]*\n")
 _BACKTICK_RUN = re.compile("`+")
+#: Values no §17.3 check can flag: rooted (the local-path test's first branch, so never
+#: "suspicious relative") or https://, without quotes, brackets or braces anywhere.
+_PLAIN_ROOTED = re.compile(r"(?:/|\./|~/|https://)[^\"'`{}\[\]]*")
+_PUNCT_END = frozenset(".;:!?")
 _NON_WS_RUN = re.compile(f"[^{re.escape(JS_WS)}]*")
 _SETEXT = re.compile(r" {0,3}(?:=+|-+)[ \t]*\r?")
 #: A token longer than this (code points) is over §7's 4096-unit cap even after the prefix.
@@ -179,6 +183,7 @@ def _next_token(raw: str, pos: int, le: int) -> tuple[int, int]:
 def _line_checks(
     diag: Diagnostics,
     *,
+    judge: Judge,
     raw: str,
     low: str,
     cmap: Callable[[], CodeMap],
@@ -235,7 +240,7 @@ def _line_checks(
             if ts == te or te - ts > _MAX_TOKEN:
                 continue
             token = raw[ts:te]
-            if not is_valid_reference(token, allow_bare_filename=True) or code(ls, le):
+            if not judge.ok(token, False, True) or code(ls, le):
                 continue
             diag.add(
                 "media.not_line_start",
@@ -263,6 +268,7 @@ def _visibility(d: DirectiveLine, visible_part: bool) -> str:
 
 def _reject(
     diag: Diagnostics,
+    judge: Judge,
     candidate: str,
     start: int,
     end: int,
@@ -272,7 +278,7 @@ def _reject(
     tail: str,
 ) -> str | None:
     """Record why ``candidate`` was rejected; returns the code."""
-    verdict = check_reference(candidate, allow_spaces=spaces, allow_bare_filename=bare)
+    verdict = judge.verdict(candidate, spaces, bare)
     if verdict.ok or verdict.code is None:
         return None
     diag.add(verdict.code, "error", f"{verdict.reason}; {tail}", start, end)
@@ -281,7 +287,9 @@ def _reject(
 
 def _reject_parts(
     diag: Diagnostics,
+    judge: Judge,
     d: DirectiveLine,
+    *,
     ps: int,
     rejected: list[tuple[int, int, str, bool, bool]],
     visible: bool,
@@ -295,7 +303,7 @@ def _reject_parts(
     last: dict[str, int] = {}
     count: dict[str, int] = {}
     for a, b, candidate, spaces, _visible in rejected:
-        verdict = check_reference(candidate, allow_spaces=spaces, allow_bare_filename=False)
+        verdict = judge.verdict(candidate, spaces, False)
         code = verdict.code
         if verdict.ok or code is None:
             continue
@@ -336,6 +344,15 @@ def _is_second_branch_local(s: str) -> bool:
 def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
     """§17.3 for one accepted reference."""
     v = item.value
+    if (
+        not item.absorbed
+        and not item.cut
+        and not item.tail
+        and item.source == "part"
+        and v[-1:] not in _PUNCT_END
+        and _PLAIN_ROOTED.fullmatch(v) is not None
+    ):
+        return  # a rooted path or https URL with no quote, bracket or brace: nothing to say
     shown = _shown(v)
     if item.absorbed:
         diag.add(
@@ -446,7 +463,7 @@ def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
             )
 
 
-def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str) -> None:
+def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str, judge: Judge) -> None:
     """§17.2-§17.3 for one directive line."""
     res = d.result
     ps = d.payload
@@ -474,8 +491,12 @@ def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str) -> None:
     if d.outcome == "accepted":
         for item in res.accepted:
             _item_checks(diag, item, ps + item.start, ps + item.end)
-        _reject_parts(diag, d, ps, [r for r in res.rejected if r[4]], True)
-        _reject_parts(diag, d, ps, [r for r in res.rejected if not r[4]], False)
+        _reject_parts(
+            diag, judge, d, ps=ps, rejected=[r for r in res.rejected if r[4]], visible=True
+        )
+        _reject_parts(
+            diag, judge, d, ps=ps, rejected=[r for r in res.rejected if not r[4]], visible=False
+        )
         if res.leftovers:
             a = res.leftovers[0][0]
             b = res.leftovers[-1][1]
@@ -494,15 +515,15 @@ def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str) -> None:
     if res.parts > 1:
         # Each part is what the reference tried; the whole-payload fallback is reported
         # only when it fails for a reason none of the parts already gives.
-        part_codes = _reject_parts(diag, d, ps, res.rejected, True)
+        part_codes = _reject_parts(diag, judge, d, ps=ps, rejected=res.rejected, visible=True)
     if res.fallback_failed is not None:
         fa, fb, candidate = res.fallback_failed
         fb = fa + len(js_rtrim(payload[fa:fb]))
         if fb <= fa:
             fa, fb = res.value_bounds
-        verdict = check_reference(candidate, allow_spaces=True, allow_bare_filename=True)
+        verdict = judge.verdict(candidate, True, True)
         if verdict.code not in part_codes:
-            _reject(diag, candidate, ps + fa, ps + fb, spaces=True, bare=True, tail=tail)
+            _reject(diag, judge, candidate, ps + fa, ps + fb, spaces=True, bare=True, tail=tail)
     if d.outcome == "removed":
         diag.add(
             "media.line_removed",
@@ -515,7 +536,7 @@ def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str) -> None:
         )
     elif res.unwrapped is None and js_rtrim(payload) != payload:
         trimmed = clean(js_rtrim(payload))
-        if is_valid_reference(trimmed, allow_spaces=True, allow_bare_filename=True):
+        if judge.ok(trimmed, True, True):
             diag.add(
                 "media.trailing_space_payload",
                 "warning",
@@ -750,7 +771,7 @@ def _neighbours(diag: Diagnostics, walk: Walk, raw: str, removed: list[Directive
 # --------------------------------------------------------------------------- images
 
 
-def _images(diag: Diagnostics, walk: Walk, raw: str, allowlist: dict[str, str] | None) -> None:
+def _images(diag: Diagnostics, walk: Walk, allowlist: dict[str, str] | None) -> None:
     """§17.5 for the lines the image step saw."""
     for line in walk.image_lines:
         lifted = {im.start for im, _ in line.lifted}
@@ -767,7 +788,7 @@ def _images(diag: Diagnostics, walk: Walk, raw: str, allowlist: dict[str, str] |
             elif not target[:8].lower().startswith(("http://", "https://")):
                 why = f"{_shown(target)} is not an https:// URL (local images are not lifted)"
             else:
-                verdict = check_reference(target)
+                verdict = walk.judge.verdict(target)
                 why = verdict.reason if not verdict.ok else "it was not accepted"
             diag.add(
                 "media.image.not_lifted",
@@ -816,7 +837,7 @@ def fast_path(text: str, raw: str, low: str, media_on: bool, images_on: bool) ->
             box.append(CodeMap(raw))
         return box[0]
 
-    _line_checks(diag, raw=raw, low=low, cmap=cmap, handled=set(), media_on=media_on)
+    _line_checks(diag, judge=Judge(), raw=raw, low=low, cmap=cmap, handled=set(), media_on=media_on)
     return diag.build()
 
 
@@ -855,12 +876,26 @@ def explain(
         )
     for d in walk.directives:
         handled.add(d.start)
-        _directive(diag, d, raw, low)
-    if "media" in low or ("&" in raw and ";" in raw):
-        _line_checks(diag, raw=raw, low=low, cmap=cmap, handled=handled, media_on=media_on)
+        _directive(diag, d, raw, low, walk.judge)
+    unexplained = any(ls not in handled for ls in walk.media_lines)
+    if (
+        unexplained
+        or not media_on
+        or low.count("media") != low.count("media:")
+        or ("&" in raw and ";" in raw)
+    ):
+        _line_checks(
+            diag,
+            judge=walk.judge,
+            raw=raw,
+            low=low,
+            cmap=cmap,
+            handled=handled,
+            media_on=media_on,
+        )
     _structure(diag, walk, raw, cmap)
     if walk.image_lines or walk.skipped_images or walk.long_image_lines:
-        _images(diag, walk, raw, allowlist)
+        _images(diag, walk, allowlist)
     for s in audio_spans:
         diag.add(
             "media.segment_tag_text",

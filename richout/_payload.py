@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ._text import JS_WS, JS_WS_CLASS, has_js_ws, js_trim
-from .policy import is_valid_reference, strip_file_prefix
+from .policy import Verdict, check_reference, strip_file_prefix
 from .policy.local import (
     has_file_extension,
     has_scheme_prefix,
@@ -30,6 +30,7 @@ from .policy.local import (
 __all__ = [
     "Cleaner",
     "Item",
+    "Judge",
     "PayloadResult",
     "analyse_payload",
     "clean",
@@ -47,6 +48,40 @@ _WS = frozenset(JS_WS)
 _NON_WS_RUN = re.compile(f"[^{JS_WS_CLASS}]+")
 _WS_RUN = re.compile(f"[{JS_WS_CLASS}]+")
 _QUOTE_CHAR = re.compile("[\"'`]")
+
+
+class Judge:
+    """MEDIA §7 verdicts for one reply, each candidate judged once.
+
+    The reference validates the same string several times (per part, whole-payload
+    fallback, and richout again to explain a rejection), and a remote verdict parses a URL.
+    The switches are normalised to what can change the answer: *spaces* only for strings
+    holding whitespace, *bare filenames* never for http(s):// or media:// strings.
+    """
+
+    __slots__ = ("_memo",)
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[str, bool, bool], Verdict] = {}
+
+    def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
+        """``check_reference`` with the given switches, memoised."""
+        if spaces and not has_js_ws(candidate):
+            spaces = False
+        if bare:
+            head = strip_file_prefix(candidate[:15])[:8].lower()
+            if head.startswith(("http://", "https://", "media://")):
+                bare = False
+        key = (candidate, spaces, bare)
+        v = self._memo.get(key)
+        if v is None:
+            v = check_reference(candidate, allow_spaces=spaces, allow_bare_filename=bare)
+            self._memo[key] = v
+        return v
+
+    def ok(self, candidate: str, spaces: bool = False, bare: bool = False) -> bool:
+        """Is ``candidate`` acceptable (§7)?"""
+        return self.verdict(candidate, spaces, bare).ok
 
 
 def _file_prefix_len(s: str, a: int, b: int) -> int:
@@ -262,7 +297,7 @@ def _begins_independent(cl: Cleaner, a: int, b: int) -> bool:
     return starts_at_root(value) or has_scheme_prefix(value)
 
 
-def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]]) -> list[list[int]]:
+def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -> list[list[int]]:
     """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``."""
     parts: list[list[int]] = []
     # Clean bounds of the current last part, recomputed only when it grows.
@@ -282,7 +317,7 @@ def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]]) -> list[list[in
                 # independent source cleans and strips it a second time (reference quirk).
                 if not _begins_independent(cl, cx, cy):
                     prev_ext = has_file_extension(p[max(px, py - 11) : py])
-                    if not prev_ext or not is_valid_reference(p[cx:cy]):
+                    if not prev_ext or not judge.ok(p[cx:cy]):
                         if last[2] == -1:
                             last[2] = 1 if prev_ext else 0
                         last[1] = te
@@ -293,10 +328,40 @@ def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]]) -> list[list[in
     return parts
 
 
-def analyse_payload(p: str) -> PayloadResult:
+def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
+    """§6 for a payload without whitespace that does not start with a quote.
+
+    Such a payload is not unwrapped (its first character is no quote), is one token and one
+    part, and its whole-payload value is the payload itself: the general path reduces to one
+    clean, one verdict, and the bare-filename fallback.
+    """
+    n = len(p)
+    res.parts = 1
+    res.value_bounds = (0, n)
+    cl = Cleaner(p)
+    ca, cb, cut = cl.bounds(0, n)
+    candidate = p[ca:cb]
+    res.looks_local = looks_local(p) or strip_file_prefix(p) != p
+    if judge.ok(candidate):
+        res.accepted = [Item(candidate, 0, n, cut, "part", False, p[cb:n])]
+        return res
+    if judge.ok(candidate, True, True):
+        res.accepted = [Item(candidate, ca, n, cut, "fallback", tail=p[cb:n])]
+        return res
+    res.leftovers = [(0, n)]
+    res.fallback_failed = (ca, cb, candidate)
+    res.rejected = [(0, n, candidate, False, True)]
+    return res
+
+
+def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     """MEDIA §6.2-§6.9 for one payload ``p`` (not trimmed)."""
+    if judge is None:
+        judge = Judge()
     res = PayloadResult()
     n = len(p)
+    if n and p[0] not in _QUOTES and not has_js_ws(p):
+        return _single_token(p, judge, res)
     ub = unwrap_bounds(p, 0, n)
     unwrapped: str | None = None
     if ub is not None and not lists_quoted_references(p):
@@ -316,7 +381,7 @@ def analyse_payload(p: str) -> PayloadResult:
     if unwrapped:
         parts: list[list[int]] = [[vs, ve, -1]]
     else:
-        parts = _regroup(p, cl, tokenize(p))
+        parts = _regroup(p, cl, tokenize(p), judge)
 
     res.parts = len(parts)
     accepted: list[Item] = []
@@ -339,7 +404,7 @@ def analyse_payload(p: str) -> PayloadResult:
                 candidate = p[ca:cb]
                 spaced = False
         spaces = spaced or has_js_ws(candidate)
-        if is_valid_reference(candidate, allow_spaces=spaces):
+        if judge.ok(candidate, spaces):
             accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, p[cb:b]))
         elif not has_js_ws(q) or not is_traversal_or_unsupported_home(candidate):
             leftovers.append((a, b))
@@ -361,7 +426,7 @@ def analyse_payload(p: str) -> PayloadResult:
     ):
         fa, fb, fcut = cl.bounds(vs, ve)
         rescue = p[fa:fb]
-        if is_valid_reference(rescue, allow_spaces=True):
+        if judge.ok(rescue, True):
             vb = max(fb, res.value_bounds[1])
             accepted = [Item(rescue, fa, vb, fcut, "rescue", tail=p[fb:vb])]
             leftovers = []
@@ -374,7 +439,7 @@ def analyse_payload(p: str) -> PayloadResult:
         else:
             fa, fb, fcut = cl.bounds(vs, ve)
             fallback = p[fa:fb]
-        if is_valid_reference(fallback, allow_spaces=True, allow_bare_filename=True):
+        if judge.ok(fallback, True, True):
             vb = max(fb, res.value_bounds[1])
             accepted = [Item(fallback, fa, vb, fcut, "fallback", tail=p[fb:vb])]
             leftovers = []

@@ -23,13 +23,13 @@ from typing import Literal
 from . import _media_diag
 from ._markdown import ImageSpan, find_images
 from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_pieces
-from ._payload import PayloadResult, analyse_payload
+from ._payload import Judge, PayloadResult, analyse_payload
 from ._text import JS_WS, collapse_blank_runs, js_rtrim, js_trim, utf16_len, utf16_prefix
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .lossless import edit_records
 from .models import Diagnostic, MediaSplit, Segment, Span
-from .policy import is_valid_reference, strip_file_prefix
+from .policy import strip_file_prefix
 
 __all__ = ["split_media"]
 
@@ -100,6 +100,10 @@ class Walk:
     media: list[str] = field(default_factory=list)
     spans: list[Span] = field(default_factory=list)
     consumed: bool = False
+    #: starts of the lines holding "media:" that the walk visited
+    media_lines: list[int] = field(default_factory=list)
+    #: every §7 verdict of this reply (the diagnostics pass reuses them)
+    judge: Judge = field(default_factory=Judge)
 
 
 def _lower_same_length(raw: str) -> str:
@@ -140,6 +144,8 @@ def _passes_rule1(raw: str, start: int, end: int) -> bool:
         line = raw[start:end]
         i = start + len(line) - len(line.lstrip(JS_WS))
     head = raw[i : min(end, i + 6)]
+    if head.isascii():
+        return head.upper() == "MEDIA:"
     return utf16_prefix(head, 6).upper().startswith("MEDIA:")
 
 
@@ -254,7 +260,7 @@ class _Walker:
                 chosen = self.allowlist.get(target)
                 if chosen:
                     url = chosen
-            elif _is_http_prefix(target) and is_valid_reference(target):
+            elif _is_http_prefix(target) and walk.judge.ok(target):
                 url = target
             if url is not None:
                 text = collapse_blank_runs("".join(seg_pieces))
@@ -298,7 +304,7 @@ class _Walker:
             return
         ms = m.start()
         ps = _payload_start(raw, m.end(), le)
-        res = analyse_payload(raw[ps:le])
+        res = analyse_payload(raw[ps:le], walk.judge)
         before = raw[ls:ms]
         segs: list[_SegmentItem] = []
         outcome: Literal["accepted", "removed", "kept"]
@@ -336,6 +342,7 @@ class _Walker:
         if self.media_on:
             for ls, le in _lines_holding(self.low, raw, "media:"):
                 lines[ls] = le
+                walk.media_lines.append(ls)
         images: dict[int, list[ImageSpan]] = {}
         if self.images_on and "![" in raw:
             images = self._images_by_line()
