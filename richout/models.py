@@ -104,8 +104,8 @@ class Segment(Model):
     """One ordered piece of a reply: text or a media reference."""
 
     type: Literal["text", "media"]
-    text: str | None = None
-    url: str | None = None
+    text: str | None = Field(None, description="The text of a text segment (raw lines).")
+    url: str | None = Field(None, description="The reference of a media segment.")
 
 
 class MediaSplit(Model):
@@ -115,13 +115,28 @@ class MediaSplit(Model):
         {"mediaUrls", "audioAsVoice", "diagnostics", "spans", "edits"}
     )
 
-    text: str
-    media_urls: list[str] = Field(default_factory=list)
-    audio_as_voice: bool = False
-    segments: list[Segment] | None = None
-    diagnostics: list[Diagnostic] = Field(default_factory=list)
-    spans: list[Span] = Field(default_factory=list)
-    edits: list[EditRecord] = Field(default_factory=list)
+    text: str = Field(description="Visible text.")
+    media_urls: list[str] = Field(
+        default_factory=list,
+        description="Accepted references in document order, spelled as written.",
+    )
+    audio_as_voice: bool = Field(
+        False, description="An [[audio_as_voice]] tag outside code was seen."
+    )
+    segments: list[Segment] | None = Field(
+        None,
+        description="Ordered text/media pieces (MEDIA.md §12); absent on the fast paths.",
+    )
+    diagnostics: list[Diagnostic] = Field(
+        default_factory=list, description="Why directives were ignored, rejected or altered."
+    )
+    spans: list[Span] = Field(
+        default_factory=list,
+        description="Source span of each accepted item, lifted image and removed audio tag.",
+    )
+    edits: list[EditRecord] = Field(
+        default_factory=list, description="Edits over the input that produced text."
+    )
 
 
 class Directives(Model):
