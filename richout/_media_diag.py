@@ -583,6 +583,11 @@ def _columns(line: str) -> int:
     return col
 
 
+def _blank_ends(raw: str) -> list[int]:
+    """Offsets just after each blank line of ``raw``."""
+    return [m.end() for m in _BLANK_LINE.finditer(raw)]
+
+
 def _html_possible(raw: str, honoured: list[DirectiveLine]) -> bool:
     """Could an HTML block hold a honoured line? Only if some earlier line starts with ``<``."""
     if "<" not in raw:
@@ -591,7 +596,9 @@ def _html_possible(raw: str, honoured: list[DirectiveLine]) -> bool:
     return m is not None
 
 
-def _container_possible(raw: str, honoured: list[DirectiveLine]) -> bool:
+def _container_possible(
+    raw: str, honoured: list[DirectiveLine], blanks: Callable[[], list[int]]
+) -> bool:
     """Could a list item or block quote hold a honoured line (without parsing)?
 
     A line starting with ``MEDIA:`` is inside a container only as a continuation: indented
@@ -602,7 +609,7 @@ def _container_possible(raw: str, honoured: list[DirectiveLine]) -> bool:
     first = _CONTAINER_START.search(raw)
     if first is None:
         return False
-    blank_ends = [m.end() for m in _BLANK_LINE.finditer(raw)]
+    blank_ends = blanks()
     memo: dict[int, tuple[int, bool]] = {}
     for d in honoured:
         if d.start <= first.start():
@@ -634,9 +641,9 @@ class _SpanGate:
     State is kept per paragraph, so many directives in one paragraph stay linear.
     """
 
-    def __init__(self, raw: str) -> None:
+    def __init__(self, raw: str, blank_ends: list[int]) -> None:
         self.raw = raw
-        self.blank_ends = [m.end() for m in _BLANK_LINE.finditer(raw)]
+        self.blank_ends = blank_ends
         self.state: dict[int, tuple[int, int, bool]] = {}  # lo -> (scanned, open, unsafe)
 
     def may_be_open(self, line_start: int, pos: int) -> bool:
@@ -664,7 +671,14 @@ def _structure(diag: Diagnostics, walk: Walk, raw: str, cmap: Callable[[], CodeM
     honoured = [d for d in walk.directives if d.outcome != "kept"]
     if not honoured:
         return
-    if _html_possible(raw, honoured) or _container_possible(raw, honoured):
+    box: list[list[int]] = []
+
+    def blanks() -> list[int]:
+        if not box:
+            box.append(_blank_ends(raw))
+        return box[0]
+
+    if _html_possible(raw, honoured) or _container_possible(raw, honoured, blanks):
         bs = block_structure(raw)
         html_index = _merged(bs.html)
         box_index = _merged(bs.containers)
@@ -689,7 +703,7 @@ def _structure(diag: Diagnostics, walk: Walk, raw: str, cmap: Callable[[], CodeM
                     d.end,
                 )
     if "`" in raw:
-        spans = _SpanGate(raw)
+        spans = _SpanGate(raw, blanks())
         for d in honoured:
             if spans.may_be_open(d.start, d.match) and cmap().in_code(d.match):
                 diag.add(

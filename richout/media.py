@@ -30,6 +30,7 @@ from .diagnostics import Diagnostics
 from .lossless import edit_records
 from .models import Diagnostic, MediaSplit, Segment, Span
 from .policy import strip_file_prefix
+from .tags import parse_directives
 
 __all__ = ["split_media"]
 
@@ -601,8 +602,6 @@ def split_media(
     tag_spans: list[Span] = []
     tag_diags: list[Diagnostic] = []
     if extract_audio_directives:
-        from .tags import parse_directives
-
         d = parse_directives(visible, strip_audio_tag=True, strip_reply_tags=False)
         tagged = d.text
         audio = d.audio_as_voice
