@@ -185,7 +185,9 @@ def _code_parser() -> MarkdownIt:
                     if tok.type == "fence":
                         closed = _fence_closed(state, start, tok.markup)
                         tok.meta["closed"] = closed
-                        tok.meta["to_eof"] = not closed and state.line >= state.lineMax
+                        # A container lowers lineMax while it parses its content: only the real
+                        # end of the document lets an unclosed fence own the text's tail.
+                        tok.meta["to_eof"] = not closed and state.line >= len(state.bMarks) - 1
             return ok
 
         return rule

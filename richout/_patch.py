@@ -35,17 +35,42 @@ class Edit(NamedTuple):
 Patch = list[Edit]
 
 
-def _append(out: Patch, start: int, end: int, removed: str, inserted: str) -> None:
-    """Append an edit, merging with the previous one when they touch; drop no-ops."""
-    if out and out[-1].end == start:
-        prev = out.pop()
-        start = prev.start
-        removed = prev.removed + removed
-        inserted = prev.inserted + inserted
-    if removed == inserted:
+class _Builder:
+    """Collects edits in order, merging touching ones; each merge is O(1) (joined once)."""
+
+    __slots__ = ("_end", "_inserted", "_out", "_removed", "_start")
+
+    def __init__(self) -> None:
+        self._out: Patch = []
+        self._start = -1
+        self._end = -1
+        self._removed: list[str] = []
+        self._inserted: list[str] = []
+
+    def add(self, start: int, end: int, removed: str, inserted: str) -> None:
+        if self._start >= 0 and self._end == start:
+            self._end = end
+            self._removed.append(removed)
+            self._inserted.append(inserted)
+            return
+        self._flush()
+        self._start, self._end = start, end
+        self._removed = [removed]
+        self._inserted = [inserted]
+
+    def _flush(self) -> None:
+        if self._start < 0:
+            return
+        removed = "".join(self._removed)
+        inserted = "".join(self._inserted)
         # An unchanged region is not an edit; a merged no-op splits back into nothing.
-        return
-    out.append(Edit(start, end, removed, inserted))
+        if removed != inserted:
+            self._out.append(Edit(self._start, self._end, removed, inserted))
+        self._start = -1
+
+    def done(self) -> Patch:
+        self._flush()
+        return self._out
 
 
 def patch_from_pieces(src: str, pieces: Iterable[tuple[int, int, str | None]]) -> Patch:
@@ -53,12 +78,12 @@ def patch_from_pieces(src: str, pieces: Iterable[tuple[int, int, str | None]]) -
 
     ``replacement`` None means "kept as is"; gaps between pieces are kept as is too.
     """
-    out: Patch = []
+    out = _Builder()
     for start, end, repl in pieces:
         if repl is None:
             continue
-        _append(out, start, end, src[start:end], repl)
-    return out
+        out.add(start, end, src[start:end], repl)
+    return out.done()
 
 
 def apply(src: str, patch: Sequence[Edit]) -> str:
@@ -101,7 +126,7 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
     # Intervals in mid coordinates: an edit of ``first`` occupies its inserted text, an edit
     # of ``second`` its own range. Overlapping or touching intervals form a cluster; a
     # cluster becomes one edit over the input of ``first``.
-    out: Patch = []
+    out = _Builder()
     shift = 0  # mid position = input position + shift, for input before first[i]
     i = j = 0
     n1, n2 = len(first), len(second)
@@ -134,7 +159,7 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
         if j == j0:
             # Only edits of ``first``: copy them unchanged.
             for _ms, e1 in c1:
-                _append(out, e1.start, e1.end, e1.removed, e1.inserted)
+                out.add(e1.start, e1.end, e1.removed, e1.inserted)
             continue
         removed: list[str] = []
         cur = cs
@@ -151,8 +176,8 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
             inserted.append(e2.inserted)
             cur = e2.end
         inserted.append(mid[cur:ce])
-        _append(out, in_start, in_end, "".join(removed), "".join(inserted))
-    return out
+        out.add(in_start, in_end, "".join(removed), "".join(inserted))
+    return out.done()
 
 
 def source_offset(patch: Sequence[Edit], pos: int) -> int:

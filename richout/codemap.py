@@ -26,8 +26,6 @@ from ._markdown import CodeParse, Region, parse_code
 
 __all__ = ["CodeMap", "Region", "needs_code_parse"]
 
-_TRIGGER = re.compile(r"[`~\t]| {4}")
-_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
 _LONE_CR = re.compile(r"\r(?!\n)")
 _CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
 _BLANK = re.compile(r"(?m)^[ \t]*\r?$")
@@ -40,7 +38,8 @@ _CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
 def needs_code_parse(text: str) -> bool:
     """False when ``text`` cannot contain code (no backtick, ``~``, tab or four spaces)."""
-    return _TRIGGER.search(text) is not None
+    # Four substring tests run at C speed; one regex alternation walks the text in Python.
+    return "`" in text or "~" in text or "\t" in text or "    " in text
 
 
 def _indent_columns(text: str, start: int) -> int:
@@ -66,6 +65,64 @@ def _indent_columns(text: str, start: int) -> int:
     return 4 if i >= n else col
 
 
+def _next_fence_run(text: str, start: int, stop: int) -> int:
+    """Offset of the first ```` ``` ```` or ``~~~`` in ``text[start:stop]``, or -1."""
+    b = text.find("```", start, stop)
+    t = text.find("~~~", start, stop)
+    if b < 0:
+        return t
+    if t < 0:
+        return b
+    return min(b, t)
+
+
+def _container_content(text: str, start: int, end: int) -> int | None:
+    """Where a line's content starts after its block-quote and list markers.
+
+    None when the content (or the way a marker is followed) could make indented code, which
+    only the parser can settle: a marker followed by five or more spaces or a tab, or content
+    indented four columns past the markers.
+    """
+    i = start
+    while True:
+        j = i
+        while j < end and j - i < 3 and text[j] == " ":
+            j += 1
+        if j >= end:
+            return end
+        ch = text[j]
+        if ch == ">":
+            j += 1
+            if j < end and text[j] == "\t":
+                return None
+            if j < end and text[j] == " ":
+                j += 1
+            i = j
+            continue
+        k = j
+        if ch in "-+*":
+            k = j + 1
+        else:
+            while k < end and k - j < 9 and "0" <= text[k] <= "9":
+                k += 1
+            if k == j or k >= end or text[k] not in ".)":
+                break
+            k += 1
+        if k >= end or text[k] in "\r":
+            return end  # an empty item holds no code on this line
+        if text[k] == "\t":
+            return None
+        if text[k] != " ":
+            break
+        spaces = k
+        while spaces < end and text[spaces] == " ":
+            spaces += 1
+        if spaces - k >= 5 and spaces < end and text[spaces] not in "\r":
+            return None
+        i = spaces
+    return None if _indent_columns(text, i) >= 4 else i
+
+
 class _FenceScan:
     """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``."""
 
@@ -76,46 +133,47 @@ class _FenceScan:
         ends: list[int] = []
         n = len(text)
         # A lone CR ends a CommonMark line but not one of ours: leave such texts to the parser.
-        valid_until = 0 if _LONE_CR.search(text) else n + 1
+        valid_until = 0 if "\r" in text and _LONE_CR.search(text) else n + 1
         open_char = ""
         open_len = 0
         open_start = 0
-        last_line = -1
-        for run in _FENCE_RUN.finditer(text, 0, valid_until):
-            pos = run.start()
+        find = text.find
+        pos = _next_fence_run(text, 0, n)
+        while 0 <= pos < valid_until:
+            # Only the first run of a line can make it a fence line; the next search starts
+            # on the following line.
             line_start = text.rfind("\n", 0, pos) + 1
-            if line_start == last_line:
-                continue  # only the first run of a line can make it a fence line
-            last_line = line_start
-            line_end = text.find("\n", pos)
+            line_end = find("\n", pos)
             if line_end < 0:
                 line_end = n
+            ch = text[pos]
+            run_end = pos + 3
+            while run_end < line_end and text[run_end] == ch:
+                run_end += 1
             prefix = text[line_start:pos]
-            marker = run.group()
             if open_char:
                 # Inside a top-level fence only a closing fence matters.
                 if (
                     len(prefix) <= 3
                     and not prefix.strip(" ")
-                    and marker[0] == open_char
-                    and len(marker) >= open_len
-                    and not text[run.end() : line_end].strip(" \t\r")
+                    and ch == open_char
+                    and run_end - pos >= open_len
+                    and not text[run_end:line_end].strip(" \t\r")
                 ):
                     starts.append(open_start)
                     ends.append(line_end - 1 if text[line_end - 1 : line_end] == "\r" else line_end)
                     open_char = ""
-                continue
-            if not prefix:
-                if marker[0] == "`" and "`" in text[run.end() : line_end]:
-                    continue  # a backtick in the info string: paragraph text, not a fence
-                open_char = marker[0]
-                open_len = len(marker)
-                open_start = line_start
-                continue
-            if _CONTAINERISH.fullmatch(prefix):
+            elif not prefix:
+                # A backtick in a backtick fence's info string makes paragraph text.
+                if ch != "`" or "`" not in text[run_end:line_end]:
+                    open_char = ch
+                    open_len = run_end - pos
+                    open_start = line_start
+            elif _CONTAINERISH.fullmatch(prefix):
                 # Indented or inside a container: nesting decides, the scan cannot.
                 valid_until = line_start
                 break
+            pos = _next_fence_run(text, line_end + 1, n)
         if open_char:
             starts.append(open_start)
             ends.append(n)
@@ -191,7 +249,10 @@ class CodeMap:
         if (
             self._full is None
             and _indent_columns(self.text, start) < 4
-            and not _CONTAINER_LINE.match(self.text, start)
+            and (
+                not _CONTAINER_LINE.match(self.text, start)
+                or _container_content(self.text, start, end) is not None
+            )
         ):
             scan = self._scan()
             if start < scan.valid_until:
@@ -235,13 +296,20 @@ class CodeMap:
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
         line_start, line_end = self._line_bounds(pos)
-        if _indent_columns(text, line_start) >= 4 or _CONTAINER_LINE.match(text, line_start):
+        if _indent_columns(text, line_start) >= 4:
+            return None
+        if (
+            _CONTAINER_LINE.match(text, line_start)
+            and _container_content(text, line_start, line_end) is None
+        ):
             return None
         scan = self._scan()
         if line_start >= scan.valid_until:
             return None
         if scan.overlaps(line_start, line_end + 1):
-            return True
+            # A fence line: all of it is code except a CR after the closing fence.
+            k = bisect.bisect_right(scan.starts, pos) - 1
+            return k >= 0 and pos < scan.ends[k]
         # The paragraph holding pos: bounded by blank lines and fenced blocks.
         k = bisect.bisect_right(self._blank_ends, line_start) - 1
         lo = self._blank_ends[k] if k >= 0 else 0

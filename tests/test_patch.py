@@ -1,0 +1,65 @@
+"""Edit lists compose, invert and map offsets exactly (the basis of lossless results)."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from richout._patch import Patch, apply, compose, invert, offset_mapper, patch_from_pieces
+
+
+@st.composite
+def text_and_patch(draw: st.DrawFn, text: str | None = None) -> tuple[str, Patch]:
+    src = text if text is not None else draw(st.text(alphabet="abcd\n", max_size=14))
+    pieces: list[tuple[int, int, str | None]] = []
+    pos = 0
+    while pos <= len(src):
+        pos += draw(st.integers(0, 3))
+        if pos > len(src):
+            break
+        end = min(len(src), pos + draw(st.integers(0, 3)))
+        repl = draw(st.text(alphabet="XYZ", max_size=3))
+        pieces.append((pos, end, repl))
+        pos = end + 1
+    return src, patch_from_pieces(src, pieces)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.data())
+def test_compose_equals_applying_both(data: st.DataObject) -> None:
+    src, first = data.draw(text_and_patch())
+    mid = apply(src, first)
+    _, second = data.draw(text_and_patch(mid))
+    out = apply(mid, second)
+    both = compose(first, second, mid)
+    assert apply(src, both) == out
+    assert invert(out, both) == src
+    for e in both:
+        assert src[e.start : e.end] == e.removed and e.removed != e.inserted
+    assert all(a.end < b.start for a, b in itertools.pairwise(both))
+
+
+@settings(max_examples=800, deadline=None)
+@given(text_and_patch())
+def test_offsets_of_kept_characters_map_back(tp: tuple[str, Patch]) -> None:
+    src, patch = tp
+    out = apply(src, patch)
+    to_input = offset_mapper(patch)
+    kept = [True] * len(out)
+    shift = 0
+    for e in patch:
+        for j in range(e.start + shift, e.start + shift + len(e.inserted)):
+            kept[j] = False
+        shift += len(e.inserted) - (e.end - e.start)
+    for i, ch in enumerate(out):
+        if kept[i]:
+            assert src[to_input(i)] == ch
+    assert to_input(len(out)) == len(src)
+
+
+def test_touching_edits_merge_in_linear_time() -> None:
+    src = "x" * 200_000
+    patch = patch_from_pieces(src, [(i, i + 1, "") for i in range(len(src))])
+    assert patch == [patch[0]] and patch[0].removed == src and patch[0].inserted == ""
