@@ -32,6 +32,11 @@ _BLANK = re.compile(r"(?m)^[ \t]*\r?$")
 _PARA_UNSAFE = re.compile(r"[<\\|]|\]\(|\]:")
 _LINE_STARTER = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3}\t)")
 _BACKTICKS = re.compile(r"`+")
+_CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\r?$))")
+# A line that can only be paragraph text (no block starts with these characters).
+_PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
+#: Lines looked back over before an indented line is left to the parser.
+_LOOKBACK = 64
 # A line opening a container can hold code after its marker ("-     code", ">     code").
 _CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
@@ -197,6 +202,7 @@ class CodeMap:
         "_blank_ends",
         "_blank_starts",
         "_fences",
+        "_first_container",
         "_full",
         "_line_starts",
         "_needs",
@@ -215,6 +221,7 @@ class CodeMap:
         self._blank_starts: list[int] = []
         self._blank_ends: list[int] = []
         self._para_spans: dict[int, list[tuple[int, int]] | None] = {}
+        self._first_container = -1
 
     # ------------------------------------------------------------------ exact answers
 
@@ -246,17 +253,19 @@ class CodeMap:
         """
         if not self._needs:
             return False
-        if (
-            self._full is None
-            and _indent_columns(self.text, start) < 4
-            and (
+        if self._full is None:
+            indent = _indent_columns(self.text, start)
+            if indent < 4 and (
                 not _CONTAINER_LINE.match(self.text, start)
                 or _container_content(self.text, start, end) is not None
-            )
-        ):
-            scan = self._scan()
-            if start < scan.valid_until:
-                return scan.overlaps(start, end)
+            ):
+                scan = self._scan()
+                if start < scan.valid_until:
+                    return scan.overlaps(start, end)
+            elif indent >= 4:
+                answer = self._indented_line(start)
+                if answer is not None:
+                    return answer
         return self.full().overlaps_block(start, end)
 
     def in_code(self, pos: int) -> bool:
@@ -293,11 +302,59 @@ class CodeMap:
         end = starts[k + 1] - 1 if k + 1 < len(starts) else len(text)
         return starts[k], end
 
+    def _indented_line(self, line_start: int) -> bool | None:
+        """Is a line indented four or more columns indented code? None when unsure.
+
+        Outside containers, such a line is a paragraph's lazy continuation only when the
+        lines back to the nearest plain text line are all indented and none is blank;
+        otherwise (after a blank line, or at the start) it is code.
+        """
+        text = self.text
+        ls, le = self._line_bounds(line_start)
+        if not text[ls:le].strip(" \t\r"):
+            return None  # a blank line belongs to whatever surrounds it
+        scan = self._scan()
+        if ls >= scan.valid_until:
+            return None
+        if scan.overlaps(ls, le + 1):
+            return True
+        if self._first_container < 0:
+            m = _CONTAINER_ANYWHERE.search(text)
+            self._first_container = m.start() if m is not None else len(text) + 1
+        if self._first_container < ls:
+            return None
+        starts = self._line_starts
+        assert starts is not None
+        k = bisect.bisect_right(starts, ls) - 1
+        saw_blank = False
+        for j in range(k - 1, max(k - _LOOKBACK, -1), -1):
+            a = starts[j]
+            b = starts[j + 1] - 1
+            line = text[a:b]
+            if not line.strip(" \t\r"):
+                saw_blank = True
+                continue
+            if _indent_columns(text, a) >= 4:
+                continue
+            if saw_blank:
+                return True
+            if _PLAIN_TEXT_LINE.match(line) and "|" not in line:
+                return False  # a lazy paragraph continuation
+            return None
+        if k - _LOOKBACK >= 0:
+            return None  # every looked-at line was indented or blank: too far back to tell
+        return True
+
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
         line_start, line_end = self._line_bounds(pos)
         if _indent_columns(text, line_start) >= 4:
-            return None
+            indented = self._indented_line(line_start)
+            if indented is None or (indented and text[pos] in "\r\n"):
+                return None  # the block's end is exact only in the parse
+            if indented:
+                return True
+            # A lazy continuation line: its paragraph decides, below.
         if (
             _CONTAINER_LINE.match(text, line_start)
             and _container_content(text, line_start, line_end) is None
