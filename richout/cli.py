@@ -55,7 +55,7 @@ def _cmd_parse(args: argparse.Namespace) -> int:
     from .reply import parse_reply
 
     text = read_text(args.file, replace_invalid=args.replace_invalid)
-    result = parse_reply(text, current_message_id=args.current_message_id)
+    result = parse_reply(text, current_message_id=args.current_message_id, explain=True)
     _emit(result.to_wire(), args.compact)
     return EXIT_OK
 
@@ -64,7 +64,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from .render import render_reply
 
     text = read_text(args.file, replace_invalid=args.replace_invalid)
-    _emit(render_reply(text, role=args.role).to_wire(), args.compact)
+    _emit(render_reply(text, role=args.role, explain=True).to_wire(), args.compact)
     return EXIT_OK
 
 

@@ -28,7 +28,7 @@ from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .errors import InvalidInput
 from .lossless import edit_records
-from .models import CanvasBlock, CanvasPreview, Diagnostic, EmbedResult, Span
+from .models import CanvasBlock, CanvasPreview, Diagnostic, EmbedResult, Explanation, Span
 
 __all__ = [
     "Attribute",
@@ -785,16 +785,25 @@ def _unmatched_reason(index: _Index, s: int, swallowed: bool) -> str:
 # --------------------------------------------------------------------------- public API
 
 
-def extract_embeds(text: str) -> EmbedResult:
-    """Turn ``[embed ...]`` shortcodes outside code into canvas previews (EMBED.md §1-§7)."""
+def extract_embeds(text: str, *, explain: bool = False) -> EmbedResult:
+    """Turn ``[embed ...]`` shortcodes outside code into canvas previews (EMBED.md §1-§7).
+
+    Diagnostics, spans and edits are computed when first read (``explain=True``: now).
+    """
     _require_text(text)
-    ex = _extract(text, explain=True)
+    ex = _extract(text, explain=explain)
+    if not explain:
+
+        def explainer() -> Explanation:
+            return extract_embeds(text, explain=True).explanation()
+
+        return EmbedResult.lazy(explainer, text=ex.text, previews=ex.previews)
     patch = _removal_patch(text, ex.removed)
     spans = [
         Span(kind="embed", start=f.start, end=f.end, value=p.view_id or p.url)
         for f, p in zip(ex.removed, ex.previews, strict=True)
     ]
-    return EmbedResult(
+    return EmbedResult.explained(
         text=ex.text,
         previews=ex.previews,
         diagnostics=ex.diagnostics.build(),

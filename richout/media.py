@@ -28,7 +28,7 @@ from ._text import JS_WS, collapse_blank_runs, js_rtrim, js_trim, utf16_len, utf
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .lossless import edit_records
-from .models import Diagnostic, MediaSplit, Segment, Span
+from .models import Diagnostic, Directives, Explanation, MediaSplit, Segment, Span
 from .policy import strip_file_prefix
 from .tags import parse_directives
 
@@ -117,6 +117,21 @@ def _lower_same_length(raw: str) -> str:
     return low
 
 
+def _has_media_token(raw: str) -> bool:
+    """Does ``raw`` hold ``media:`` in any ASCII letter case (§3 step 2)?
+
+    Checking the five characters before each colon is several times cheaper than
+    lower-casing the whole reply, and no non-ASCII character lower-cases to one of them.
+    """
+    find = raw.find
+    i = find(":", 5)
+    while i >= 0:
+        if raw[i - 5 : i].lower() == "media":
+            return True
+        i = find(":", i + 1)
+    return False
+
+
 def _lines_holding(hay: str, raw: str, needle: str) -> list[tuple[int, int]]:
     """``(start, end)`` of every line of ``raw`` where ``hay`` holds ``needle`` (linear)."""
     out: list[tuple[int, int]] = []
@@ -175,7 +190,9 @@ class _Walker:
         directives_on: bool,
         images_on: bool,
         allowlist: dict[str, str] | None,
+        explain: bool = True,
     ) -> None:
+        self.explain = explain
         self.raw = raw
         self.low = low
         self.media_on = media_on
@@ -288,7 +305,8 @@ class _Walker:
         walk.consumed = True
         for im, url in lifted:
             walk.media.append(url)
-            walk.spans.append(Span(kind="image", start=im.start, end=im.end, value=url))
+            if self.explain:
+                walk.spans.append(Span(kind="image", start=im.start, end=im.end, value=url))
         walk.changes.append(_LineChange(ls, le, cleaned or None, segs))
 
     # ------------------------------------------------------------------ directives
@@ -318,7 +336,8 @@ class _Walker:
             payload = raw[ps:le]
             for item in res.accepted:
                 walk.media.append(item.value)
-                walk.spans.append(Span(kind="media", start=ms, end=le, value=item.value))
+                if self.explain:
+                    walk.spans.append(Span(kind="media", start=ms, end=le, value=item.value))
                 segs.append(("media", item.value))
             cleaned = collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
         elif res.looks_local:
@@ -373,7 +392,24 @@ def _line_end(raw: str, start: int) -> int:
 
 def _walk_patch(raw: str, changes: list[_LineChange]) -> Patch:
     """The line walk as a patch over *raw* (kept lines joined with ``\\n``, §3 step 5)."""
-    pieces: list[tuple[int, int, str | None]] = []
+    return _coalesced_patch(raw, _walk_pieces(raw, changes))
+
+
+def _walk_text(raw: str, changes: list[_LineChange]) -> str:
+    """The text the line walk leaves (what applying :func:`_walk_patch` gives, directly)."""
+    out: list[str] = []
+    cursor = 0
+    for start, end, repl in _walk_pieces(raw, changes):
+        out.append(raw[cursor:start])
+        out.append(repl)
+        cursor = end
+    out.append(raw[cursor:])
+    return "".join(out)
+
+
+def _walk_pieces(raw: str, changes: list[_LineChange]) -> list[tuple[int, int, str]]:
+    """Replacements over *raw*: changed lines, and removed lines with one adjacent break."""
+    pieces: list[tuple[int, int, str]] = []
     n = len(raw)
     removed_prefix_end = 0  # every line before this offset was removed
     for ch in changes:
@@ -387,7 +423,7 @@ def _walk_patch(raw: str, changes: list[_LineChange]) -> Patch:
             removed_prefix_end = end
         else:
             pieces.append((ch.start - 1, ch.end, ""))
-    return _coalesced_patch(raw, pieces)
+    return pieces
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -410,7 +446,7 @@ def _narrow(raw: str, start: int, end: int, repl: str) -> tuple[int, int, str]:
     return start + p, end - q, repl[p : len(repl) - q]
 
 
-def _coalesced_patch(raw: str, pieces: list[tuple[int, int, str | None]]) -> Patch:
+def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str | None]]) -> Patch:
     """``patch_from_pieces`` with touching pieces joined here first.
 
     Thousands of consecutive removed lines touch each other; joining them pairwise would
@@ -559,20 +595,58 @@ def split_media(
     markdown_image_allowlist: Sequence[str] | None = None,
     extract_media_directives: bool = True,
     extract_audio_directives: bool = True,
+    explain: bool = False,
 ) -> MediaSplit:
-    """Split reply text into visible text, media references, voice flag and segments."""
-    raw, trim_patch = _trim_patch(text)
-    if not raw:
-        return MediaSplit(text="", edits=edit_records(trim_patch))
-    images_on = extract_markdown_images or markdown_image_allowlist is not None
-    low = _lower_same_length(raw)
-    media_on = extract_media_directives and "media:" in low
-    if not (media_on or (images_on and "![" in raw) or "[[" in raw):
-        diags = _media_diag.fast_path(text, raw, low, extract_media_directives, images_on)
-        if diags or trim_patch:
-            return MediaSplit(text=raw, diagnostics=diags, edits=edit_records(trim_patch))
-        return MediaSplit(text=raw)
+    """Split reply text into visible text, media references, voice flag and segments.
 
+    Diagnostics, spans and edits are computed when first read (``explain=True``: now).
+    """
+    return _split(
+        text,
+        extract_markdown_images,
+        markdown_image_allowlist,
+        extract_media_directives,
+        extract_audio_directives,
+        explain=explain,
+    )
+
+
+def _split(
+    text: str,
+    extract_markdown_images: bool,
+    markdown_image_allowlist: Sequence[str] | None,
+    extract_media_directives: bool,
+    extract_audio_directives: bool,
+    *,
+    explain: bool,
+) -> MediaSplit:
+    def explainer() -> Explanation:
+        return _split(
+            text,
+            extract_markdown_images,
+            markdown_image_allowlist,
+            extract_media_directives,
+            extract_audio_directives,
+            explain=True,
+        ).explanation()
+
+    raw = js_rtrim(text)
+    if not raw:
+        if not explain:
+            return MediaSplit.lazy(explainer, text="")
+        _, trim_patch = _trim_patch(text)
+        return MediaSplit.explained(text="", edits=edit_records(trim_patch))
+    images_on = extract_markdown_images or markdown_image_allowlist is not None
+    media_on = extract_media_directives and _has_media_token(raw)
+    if not (media_on or (images_on and "![" in raw) or "[[" in raw):
+        if not explain:
+            return MediaSplit.lazy(explainer, text=raw)
+        low = _lower_same_length(raw)
+        _, trim_patch = _trim_patch(text)
+        diags = _media_diag.fast_path(text, raw, low, extract_media_directives, images_on)
+        return MediaSplit.explained(text=raw, diagnostics=diags, edits=edit_records(trim_patch))
+
+    low = _lower_same_length(raw)
     allowlist: dict[str, str] | None = None
     if markdown_image_allowlist is not None:
         allowlist = {}
@@ -586,41 +660,38 @@ def split_media(
         directives_on=extract_media_directives,
         images_on=images_on,
         allowlist=allowlist,
+        explain=explain,
     )
     walk = walker.run()
 
-    walk_patch = _walk_patch(raw, walk.changes)
-    joined = apply(raw, walk_patch) if walk_patch else raw
+    if explain:
+        walk_patch = _walk_patch(raw, walk.changes)
+        joined = apply(raw, walk_patch) if walk_patch else raw
+    else:
+        joined = _walk_text(raw, walk.changes) if walk.changes else raw
     lead = _leading_blank_lines(joined)
     visible = joined[lead:]
-    lead_patch: Patch = [Edit(0, lead, joined[:lead], "")] if lead else []
-    to_visible = compose(compose(trim_patch, walk_patch, raw), lead_patch, joined)
 
     audio = False
-    tag_patch: Patch = []
     tagged = visible
-    tag_spans: list[Span] = []
-    tag_diags: list[Diagnostic] = []
+    directives: Directives | None = None
     if extract_audio_directives:
-        d = parse_directives(visible, strip_audio_tag=True, strip_reply_tags=False)
-        tagged = d.text
-        audio = d.audio_as_voice
-        tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in d.edits]
-        tag_spans = [s for s in d.spans if s.kind == "audio_tag"]
-        # Reply tags are read but not applied here (no reply target is computed), so only
-        # findings about the text itself (tags in code, malformed or unknown tags) carry over.
-        tag_diags = [x for x in d.diagnostics if x.code in _TAG_CODES_KEPT]
-    final, final_patch = _trim_patch(tagged)
+        directives = parse_directives(
+            visible,
+            strip_audio_tag=True,
+            strip_reply_tags=False,
+            explain=explain,
+            code_map=walker.code_map_if_built() if visible == raw else None,
+        )
+        tagged = directives.text
+        audio = directives.audio_as_voice
+    final = js_rtrim(tagged)
 
     media = walk.media
+    consumed = bool(media) or walk.consumed or audio
+    out_text = final if consumed else raw
     segments: list[Segment]
     built = False
-    if not media and not (walk.consumed or audio):
-        out_text = raw
-        patch = trim_patch
-    else:
-        out_text = final
-        patch = compose(compose(to_visible, tag_patch, visible), final_patch, tagged)
     if not media:
         segments = [Segment(type="text", text=out_text)] if out_text else []
     else:
@@ -628,17 +699,40 @@ def split_media(
         built = bool(segments)
         if not segments:
             segments = [Segment(type="text", text=out_text)]
+    if not explain:
+        return MediaSplit.lazy(
+            explainer, text=out_text, media_urls=media, audio_as_voice=audio, segments=segments
+        )
+
+    # ---- explanation: edits, spans and diagnostics, over the input text
+    _, trim_patch = _trim_patch(text)
+    lead_patch: Patch = [Edit(0, lead, joined[:lead], "")] if lead else []
+    to_visible = compose(compose(trim_patch, walk_patch, raw), lead_patch, joined)
+    tag_patch: Patch = []
+    tag_spans: list[Span] = []
+    tag_diags: list[Diagnostic] = []
+    if directives is not None:
+        tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in directives.edits]
+        tag_spans = [x for x in directives.spans if x.kind == "audio_tag"]
+        # Reply tags are read but not applied here (no reply target is computed), so only
+        # findings about the text itself (tags in code, malformed or unknown tags) carry over.
+        tag_diags = [x for x in directives.diagnostics if x.code in _TAG_CODES_KEPT]
+    _, final_patch = _trim_patch(tagged)
+    if consumed:
+        patch = compose(compose(to_visible, tag_patch, visible), final_patch, tagged)
+    else:
+        patch = trim_patch
 
     spans = list(walk.spans)
     if tag_spans or tag_diags:
         to_input = offset_mapper(to_visible)
-        for s in tag_spans:
-            a = to_input(s.start)
+        for sp in tag_spans:
+            a = to_input(sp.start)
             # An end sits just after the last character: map that character, not the gap
             # after it (the gap may be where a removed line was).
-            b = to_input(s.end - 1) + 1 if s.end > s.start else a
-            spans.append(Span(kind=s.kind, start=a, end=b, value=s.value))
-    spans.sort(key=lambda s: (s.start, s.end))
+            b = to_input(sp.end - 1) + 1 if sp.end > sp.start else a
+            spans.append(Span(kind=sp.kind, start=a, end=b, value=sp.value))
+    spans.sort(key=lambda sp: (sp.start, sp.end))
 
     diag = Diagnostics(text)
     if tag_diags:
@@ -651,10 +745,9 @@ def split_media(
         cmap=lambda: walker.cmap,
         media_on=extract_media_directives,
         allowlist=allowlist,
-        audio_spans=[s for s in spans if s.kind == "audio_tag"] if built else [],
+        audio_spans=[x for x in spans if x.kind == "audio_tag"] if built else [],
     )
-
-    return MediaSplit(
+    return MediaSplit.explained(
         text=out_text,
         media_urls=media,
         audio_as_voice=audio,

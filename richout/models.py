@@ -8,10 +8,12 @@ never written, and each model names the fields it omits when they are false or e
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, SerializationInfo, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, computed_field
 from pydantic.alias_generators import to_camel
+from typing_extensions import Self
 
 __all__ = [
     "CanvasBlock",
@@ -20,6 +22,8 @@ __all__ = [
     "Directives",
     "EditRecord",
     "EmbedResult",
+    "Explained",
+    "Explanation",
     "MediaSplit",
     "Model",
     "RenderedReply",
@@ -51,22 +55,45 @@ class Model(BaseModel):
     #: Wire names of fields left out when false, ``[]`` or ``{}``.
     _omit_empty: ClassVar[frozenset[str]] = frozenset()
 
-    @model_serializer(mode="wrap")
-    def _serialize(self, handler: Any, info: SerializationInfo) -> Any:
-        data = handler(self)
-        if not isinstance(data, dict):  # pragma: no cover - models always dump to dicts
-            return data
-        omit = type(self)._omit_empty
-        return {
-            k: v
-            for k, v in data.items()
-            if v is not None and not (k in omit and (v is False or v in ([], {})))
-        }
-
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict with wire names and the specification's key presence."""
-        out: dict[str, Any] = self.model_dump(mode="json")
-        return out
+        data: dict[str, Any] = self.model_dump(mode="json")
+        return _prune(self, data)
+
+
+def _wire_names(cls: type[Model]) -> dict[str, str]:
+    names = _WIRE_NAMES.get(cls)
+    if names is None:
+        names = {}
+        for name, info in cls.model_fields.items():
+            names[info.serialization_alias or info.alias or name] = name
+        for name, cinfo in cls.model_computed_fields.items():
+            names[cinfo.alias or name] = name
+        _WIRE_NAMES[cls] = names
+    return names
+
+
+_WIRE_NAMES: dict[type[Model], dict[str, str]] = {}
+
+
+def _prune(model: Model, data: dict[str, Any]) -> dict[str, Any]:
+    """Drop ``None`` and the model's empty optional keys, recursing into nested models."""
+    omit = type(model)._omit_empty
+    names = _wire_names(type(model))
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if value is None or (key in omit and (value is False or value in ([], {}))):
+            continue
+        attr = getattr(model, names.get(key, key), None)
+        if isinstance(attr, Model) and isinstance(value, dict):
+            value = _prune(attr, value)
+        elif isinstance(attr, list) and isinstance(value, list) and attr:
+            value = [
+                _prune(a, v) if isinstance(a, Model) and isinstance(v, dict) else v
+                for a, v in zip(attr, value, strict=True)
+            ]
+        out[key] = value
+    return out
 
 
 class Diagnostic(Model):
@@ -100,6 +127,125 @@ class EditRecord(Model):
     inserted: str
 
 
+def _defaults(cls: type[Model]) -> list[tuple[str, Callable[[], Any]]]:
+    """``(field name, default maker)`` for every field of ``cls`` that has a default."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        found = []
+        for name, info in cls.model_fields.items():
+            if info.default_factory is not None:
+                found.append((name, info.default_factory))  # type: ignore[arg-type]
+            elif not info.is_required():
+                found.append((name, _constant(info.default)))
+        _DEFAULTS[cls] = found
+    return found
+
+
+def _constant(value: Any) -> Callable[[], Any]:
+    """A maker that returns ``value`` itself (immutable defaults need no copy)."""
+    return lambda: value
+
+
+_DEFAULTS: dict[type[Model], list[tuple[str, Callable[[], Any]]]] = {}
+
+
+class Explanation(NamedTuple):
+    """What a result explains beyond its outputs: diagnostics, spans and edits."""
+
+    diagnostics: list[Diagnostic]
+    spans: list[Span]
+    edits: list[EditRecord]
+
+
+class Explained(Model):
+    """A result whose explanation is computed on first use, not with its outputs.
+
+    Outputs (text, media, flags) are what a gateway needs on every reply; diagnostics, spans
+    and edits are for people and audits. A result built with :meth:`lazy` holds a function
+    that recomputes the same call with explanations on; reading ``diagnostics``, ``spans``
+    or ``edits`` (or serializing) runs it once. Pass ``explain=True`` to the parsing
+    functions to compute everything up front instead.
+    """
+
+    _explainer: Callable[[], Explanation] | None = PrivateAttr(default=None)
+    _explanation: Explanation | None = PrivateAttr(default=None)
+
+    @classmethod
+    def lazy(cls, explain: Callable[[], Explanation], **fields: Any) -> Self:
+        """A result whose explanation ``explain()`` computes when first read.
+
+        Only richout's own pipelines call this, with values of the declared types, so the
+        instance is assembled without re-validating them: pydantic validation of a result
+        with private state costs several microseconds, more than a plain reply's parse.
+        """
+        obj = cls.__new__(cls)
+        values = dict(fields)
+        for name, make in _defaults(cls):
+            if name not in values:
+                values[name] = make()
+        object.__setattr__(obj, "__dict__", values)
+        object.__setattr__(obj, "__pydantic_fields_set__", set(fields))
+        object.__setattr__(obj, "__pydantic_extra__", None)
+        object.__setattr__(
+            obj, "__pydantic_private__", {"_explainer": explain, "_explanation": None}
+        )
+        return obj
+
+    @classmethod
+    def explained(
+        cls,
+        *,
+        diagnostics: list[Diagnostic] | None = None,
+        spans: list[Span] | None = None,
+        edits: list[EditRecord] | None = None,
+        **fields: Any,
+    ) -> Self:
+        """A result with its explanation given up front."""
+        obj = cls(**fields)
+        obj._explanation = Explanation(diagnostics or [], spans or [], edits or [])
+        return obj
+
+    def explanation(self) -> Explanation:
+        """The diagnostics, spans and edits (computed now if they were deferred)."""
+        exp = self._explanation
+        if exp is None:
+            exp = self._explainer() if self._explainer is not None else _NOTHING
+            self._explanation = exp
+            self._explainer = None
+        return exp
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Why directive-looking constructs were ignored, rejected or altered."
+    )
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """Why directive-looking constructs were ignored, rejected or altered."""
+        return self.explanation().diagnostics
+
+    @computed_field(description="Source span of every honoured directive.")  # type: ignore[prop-decorator]
+    @property
+    def spans(self) -> list[Span]:
+        """Source span of every honoured directive (README decision 3)."""
+        return self.explanation().spans
+
+    @computed_field(description="Edits over the input that produced text; they rebuild it.")  # type: ignore[prop-decorator]
+    @property
+    def edits(self) -> list[EditRecord]:
+        """Edits over the input that produced ``text`` (``richout.rebuild`` undoes them)."""
+        return self.explanation().edits
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Explained)
+        return bool(self.__dict__ == other.__dict__ and self.explanation() == other.explanation())
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_NOTHING = Explanation([], [], [])
+
+
 class Segment(Model):
     """One ordered piece of a reply: text or a media reference."""
 
@@ -108,7 +254,7 @@ class Segment(Model):
     url: str | None = Field(None, description="The reference of a media segment.")
 
 
-class MediaSplit(Model):
+class MediaSplit(Explained):
     """Result of :func:`richout.split_media` (MEDIA.md §2)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset(
@@ -127,19 +273,9 @@ class MediaSplit(Model):
         None,
         description="Ordered text/media pieces (MEDIA.md §12); absent on the fast paths.",
     )
-    diagnostics: list[Diagnostic] = Field(
-        default_factory=list, description="Why directives were ignored, rejected or altered."
-    )
-    spans: list[Span] = Field(
-        default_factory=list,
-        description="Source span of each accepted item, lifted image and removed audio tag.",
-    )
-    edits: list[EditRecord] = Field(
-        default_factory=list, description="Edits over the input that produced text."
-    )
 
 
-class Directives(Model):
+class Directives(Explained):
     """Result of :func:`richout.parse_directives` (TAGS.md §6)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics", "spans", "edits"})
@@ -151,12 +287,9 @@ class Directives(Model):
     reply_to_current: bool = False
     has_audio_tag: bool = False
     has_reply_tag: bool = False
-    diagnostics: list[Diagnostic] = Field(default_factory=list)
-    spans: list[Span] = Field(default_factory=list)
-    edits: list[EditRecord] = Field(default_factory=list)
 
 
-class Reply(Model):
+class Reply(Explained):
     """The delivery view: what a gateway sends on a non-web channel (TAGS.md §7)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset(
@@ -170,9 +303,6 @@ class Reply(Model):
     reply_to_current: bool = False
     reply_to_tag: bool = False
     is_silent: bool = False
-    diagnostics: list[Diagnostic] = Field(default_factory=list)
-    spans: list[Span] = Field(default_factory=list)
-    edits: list[EditRecord] = Field(default_factory=list)
 
 
 class CanvasPreview(Model):
@@ -204,16 +334,13 @@ class CanvasBlock(Model):
         return canvas_block_from_json(obj)
 
 
-class EmbedResult(Model):
+class EmbedResult(Explained):
     """Result of :func:`richout.extract_embeds` (EMBED.md §1-§7)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics", "spans", "edits"})
 
     text: str
     previews: list[CanvasPreview] = Field(default_factory=list)
-    diagnostics: list[Diagnostic] = Field(default_factory=list)
-    spans: list[Span] = Field(default_factory=list)
-    edits: list[EditRecord] = Field(default_factory=list)
 
 
 class ReplyTarget(Model):
@@ -223,7 +350,7 @@ class ReplyTarget(Model):
     id: str | None = None
 
 
-class RenderedReply(Model):
+class RenderedReply(Explained):
     """The WebChat / Control UI view of an assistant message (EMBED.md §9)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics", "spans", "edits"})
@@ -234,9 +361,6 @@ class RenderedReply(Model):
     attachments: list[dict[str, str]] = Field(default_factory=list)
     canvas: list[CanvasBlock] = Field(default_factory=list)
     content: list[dict[str, Any]] = Field(default_factory=list)
-    diagnostics: list[Diagnostic] = Field(default_factory=list)
-    spans: list[Span] = Field(default_factory=list)
-    edits: list[EditRecord] = Field(default_factory=list)
 
     def to_wire(self) -> dict[str, Any]:
         """Wire form; ``replyTarget`` is always present (``null`` when unset)."""

@@ -60,6 +60,7 @@ def _media(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
         markdown_image_allowlist=opt_str_list(options, "markdownImageAllowlist"),
         extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
         extract_audio_directives=opt_bool(options, "extractAudioDirectives", True),
+        explain=True,
     ).to_wire()
 
 
@@ -71,6 +72,7 @@ def _directives(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
         current_message_id=opt_str(options, "currentMessageId"),
         strip_audio_tag=opt_bool(options, "stripAudioTag", True),
         strip_reply_tags=opt_bool(options, "stripReplyTags", True),
+        explain=True,
     ).to_wire()
 
 
@@ -84,20 +86,23 @@ def _reply(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
         silent_token="NO_REPLY" if token is None else token,
         extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
         extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
+        explain=True,
     ).to_wire()
 
 
 def _embed(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .embed import extract_embeds
 
-    return extract_embeds(req_str(inp)).to_wire()
+    return extract_embeds(req_str(inp), explain=True).to_wire()
 
 
 def _render(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .render import render_reply
 
     role = opt_str(options, "role")
-    return render_reply(req_str(inp), role="assistant" if role is None else role).to_wire()
+    return render_reply(
+        req_str(inp), role="assistant" if role is None else role, explain=True
+    ).to_wire()
 
 
 def _text_ops() -> dict[str, Handler]:

@@ -19,7 +19,15 @@ from .embed import extract_embeds
 from .errors import InvalidInput
 from .lossless import edit_records
 from .media import split_media
-from .models import CanvasBlock, Diagnostic, EditRecord, RenderedReply, ReplyTarget, Span
+from .models import (
+    CanvasBlock,
+    Diagnostic,
+    EditRecord,
+    Explanation,
+    RenderedReply,
+    ReplyTarget,
+    Span,
+)
 from .tags import parse_directives
 
 __all__ = ["render_reply"]
@@ -114,15 +122,18 @@ def _not_assistant(text: str, role: str) -> RenderedReply:
             0,
             len(text),
         )
-    return RenderedReply(
+    return RenderedReply.explained(
         text=text,
         content=[{"type": "text", "text": text}] if text else [],
         diagnostics=diags.build(),
     )
 
 
-def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
-    """The WebChat / Control UI view: text, reply target, voice flag, attachments, canvas."""
+def render_reply(text: str, *, role: str = "assistant", explain: bool = False) -> RenderedReply:
+    """The WebChat / Control UI view: text, reply target, voice flag, attachments, canvas.
+
+    Diagnostics, spans and edits are computed when first read (``explain=True``: now).
+    """
     if not isinstance(text, str):
         raise InvalidInput(f"text must be a string, got {type(text).__name__}")
     if not isinstance(role, str):
@@ -130,11 +141,41 @@ def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
     if role != _ASSISTANT:
         return _not_assistant(text, role)
 
-    embeds = extract_embeds(text)
+    embeds = extract_embeds(text, explain=explain)
     t1 = embeds.text
-    media = split_media(t1)
+    media = split_media(t1, explain=explain)
     t2 = media.text
-    tags = parse_directives(t2)
+    tags = parse_directives(t2, explain=explain)
+
+    if tags.reply_to_explicit_id is not None:
+        target: ReplyTarget | None = ReplyTarget(mode="id", id=tags.reply_to_explicit_id)
+    elif tags.reply_to_current:
+        target = ReplyTarget(mode="current")
+    else:
+        target = None
+
+    attachments = [{"url": ref} for ref in media.media_urls]
+    canvas = [CanvasBlock(preview=p) for p in embeds.previews]
+    # §9.3: the canvas cards always come after the text and the attachments.
+    content: list[dict[str, Any]] = []
+    if tags.text:
+        content.append({"type": "text", "text": tags.text})
+    content.extend({"type": "media", "url": ref} for ref in media.media_urls)
+    content.extend(block.to_wire() for block in canvas)
+    outputs: dict[str, Any] = {
+        "text": tags.text,
+        "reply_target": target,
+        "audio_as_voice": media.audio_as_voice,
+        "attachments": attachments,
+        "canvas": canvas,
+        "content": content,
+    }
+    if not explain:
+
+        def explainer() -> Explanation:
+            return render_reply(text, role=role, explain=True).explanation()
+
+        return RenderedReply.lazy(explainer, **outputs)
 
     p_embeds = _patch(embeds.edits)
     p_media = compose(p_embeds, _patch(media.edits), t1)
@@ -155,31 +196,6 @@ def render_reply(text: str, *, role: str = "assistant") -> RenderedReply:
         *_mapped_spans(tags.spans, p_media),
     ]
     spans.sort(key=lambda s: (s.start, s.end))
-
-    if tags.reply_to_explicit_id is not None:
-        target: ReplyTarget | None = ReplyTarget(mode="id", id=tags.reply_to_explicit_id)
-    elif tags.reply_to_current:
-        target = ReplyTarget(mode="current")
-    else:
-        target = None
-
-    attachments = [{"url": ref} for ref in media.media_urls]
-    canvas = [CanvasBlock(preview=p) for p in embeds.previews]
-    # §9.3: the canvas cards always come after the text and the attachments.
-    content: list[dict[str, Any]] = []
-    if tags.text:
-        content.append({"type": "text", "text": tags.text})
-    content.extend({"type": "media", "url": ref} for ref in media.media_urls)
-    content.extend(block.to_wire() for block in canvas)
-
-    return RenderedReply(
-        text=tags.text,
-        reply_target=target,
-        audio_as_voice=media.audio_as_voice,
-        attachments=attachments,
-        canvas=canvas,
-        content=content,
-        diagnostics=diagnostics,
-        spans=spans,
-        edits=edit_records(p_all),
+    return RenderedReply.explained(
+        **outputs, diagnostics=diagnostics, spans=spans, edits=edit_records(p_all)
     )

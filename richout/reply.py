@@ -30,7 +30,7 @@ from .diagnostics import Diagnostics
 from .embed import embeds_for_delivery_diagnostics
 from .lossless import edit_records
 from .media import split_media
-from .models import Diagnostic, EditRecord, Reply, Span, SpanKind
+from .models import Diagnostic, EditRecord, Explanation, Reply, Span, SpanKind
 from .silent import DEFAULT_TOKEN, SilentRule, may_contain_token, silent_rule
 from .tags import ReplyTagReader, TagMatch, parse_directives, read_audio_tag
 
@@ -340,18 +340,22 @@ def parse_reply(
     silent_token: str = DEFAULT_TOKEN,
     extract_markdown_images: bool = False,
     extract_media_directives: bool = True,
+    explain: bool = False,
 ) -> Reply:
-    """The delivery view of a reply (TAGS.md §7): text, media, voice flag, reply target."""
+    """The delivery view of a reply (TAGS.md §7): text, media, voice flag, reply target.
+
+    Diagnostics, spans and edits are computed when first read (``explain=True``: now).
+    """
     split = split_media(
         text,
         extract_markdown_images=extract_markdown_images,
         extract_media_directives=extract_media_directives,
+        explain=explain,
     )
     t1 = split.text
-    p1 = _as_patch(split.edits)
 
     directives = None
-    t2, p2 = t1, []
+    t2 = t1
     brackets = _has_double_bracket(t1)
     if brackets:
         directives = parse_directives(
@@ -359,26 +363,46 @@ def parse_reply(
             current_message_id=current_message_id,
             strip_audio_tag=False,
             strip_reply_tags=True,
+            explain=explain,
         )
         if directives.has_reply_tag:
-            t2, p2 = directives.text, _as_patch(directives.edits)
-    p12 = compose(p1, p2, t1)
+            t2 = directives.text
 
     # Removing reply tags never creates a "[[", so a text without one needs no strip.
     strip = _delivery_strip(t2) if brackets else _Strip(t2, [], ())
     t3 = strip.text
-    p123 = compose(p12, strip.patch, t2)
-
     rule = silent_rule(t3, silent_token)
-    if rule is not None:
-        # A silent text is never empty (the rules need the token), so this edit is real.
-        out_text = ""
-        patch = compose(p123, [Edit(0, len(t3), t3, "")], t3)
-    else:
-        out_text = t3
-        patch = p123
-
+    # A silent text is never empty (the rules need the token), so emptying it is an edit.
+    out_text = "" if rule is not None else t3
     media_urls = [file_url_to_path(ref) for ref in split.media_urls]
+    outputs = {
+        "text": out_text,
+        "media_urls": media_urls,
+        "audio_as_voice": split.audio_as_voice,
+        "reply_to_id": directives.reply_to_id if directives is not None else None,
+        "reply_to_current": directives.reply_to_current if directives is not None else False,
+        "reply_to_tag": directives.has_reply_tag if directives is not None else False,
+        "is_silent": rule is not None,
+    }
+    if not explain:
+
+        def explainer() -> Explanation:
+            return parse_reply(
+                text,
+                current_message_id=current_message_id,
+                silent_token=silent_token,
+                extract_markdown_images=extract_markdown_images,
+                extract_media_directives=extract_media_directives,
+                explain=True,
+            ).explanation()
+
+        return Reply.lazy(explainer, **outputs)
+
+    p1 = _as_patch(split.edits)
+    p2 = _as_patch(directives.edits) if directives is not None and directives.has_reply_tag else []
+    p12 = compose(p1, p2, t1)
+    p123 = compose(p12, strip.patch, t2)
+    patch = compose(p123, [Edit(0, len(t3), t3, "")], t3) if rule is not None else p123
 
     diags = Diagnostics(text)
     spans = list(split.spans)
@@ -438,15 +462,6 @@ def parse_reply(
     if len(spans) > 1:
         spans.sort(key=lambda s: (s.start, s.end))
 
-    return Reply(
-        text=out_text,
-        media_urls=media_urls,
-        audio_as_voice=split.audio_as_voice,
-        reply_to_id=directives.reply_to_id if directives is not None else None,
-        reply_to_current=directives.reply_to_current if directives is not None else False,
-        reply_to_tag=directives.has_reply_tag if directives is not None else False,
-        is_silent=rule is not None,
-        diagnostics=diags.build(),
-        spans=spans,
-        edits=edit_records(patch),
+    return Reply.explained(
+        **outputs, diagnostics=diags.build(), spans=spans, edits=edit_records(patch)
     )

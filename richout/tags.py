@@ -41,7 +41,7 @@ from ._text import js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .lossless import edit_records
-from .models import Directives, Span
+from .models import Directives, Explanation, Span
 
 __all__ = [
     "MAX_REPLY_ID_LENGTH",
@@ -366,20 +366,34 @@ def parse_directives(
     strip_audio_tag: bool = True,
     strip_reply_tags: bool = True,
     code_map: CodeMap | None = None,
+    explain: bool = False,
 ) -> Directives:
     """Read the audio and reply tags of ``text`` (TAGS.md §6); remove the stripped kinds.
 
     ``code_map`` is an optional :class:`~richout.codemap.CodeMap` the caller already built
     for exactly ``text`` (reused, with whatever it has computed; ignored for another text).
+    Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
+
+    def explainer() -> Explanation:
+        return parse_directives(
+            text,
+            current_message_id=current_message_id,
+            strip_audio_tag=strip_audio_tag,
+            strip_reply_tags=strip_reply_tags,
+            explain=True,
+        ).explanation()
+
     if not text:
-        return Directives(text="")
+        return Directives.explained(text="")
     if code_map is not None and code_map.text is not text and code_map.text != text:
         code_map = None
     code1 = StageCode(text, code_map)
     if "[[" not in text:
         out, patch = normalize_boundaries(text, code1.in_code, code1.owns_tail)
-        return Directives(text=out, edits=edit_records(patch))
+        if not explain:
+            return Directives.lazy(explainer, text=out)
+        return Directives.explained(text=out, edits=edit_records(patch))
 
     sink = _Sink(text, strip_audio_tag, strip_reply_tags)
     audio = _audio_stage(text, code1, sink)
@@ -402,7 +416,6 @@ def parse_directives(
         final, patch3 = normalize_boundaries(text3, code3.in_code, code3.owns_tail)
     else:
         final, patch3 = text3, []
-    _unknown_stage(text2, code2, sink, to_input)
 
     # §2.3: the last explicit id wins; else the current message when a current tag was seen.
     explicit = [r for r in replies if r.id is not None]
@@ -411,6 +424,18 @@ def parse_directives(
     reply_to_id = last_explicit
     if reply_to_id is None and currents:
         reply_to_id = js_trim(current_message_id or "") or None
+    if not explain:
+        return Directives.lazy(
+            explainer,
+            text=final,
+            audio_as_voice=bool(audio),
+            reply_to_id=reply_to_id,
+            reply_to_explicit_id=last_explicit,
+            reply_to_current=bool(currents),
+            has_audio_tag=bool(audio),
+            has_reply_tag=bool(replies),
+        )
+    _unknown_stage(text2, code2, sink, to_input)
     _explain_precedence(sink, explicit, currents, reply_to_id, current_message_id)
 
     spans = [Span(kind="audio_tag", start=s, end=e) for s, e in audio]
@@ -424,7 +449,7 @@ def parse_directives(
         patch = compose(patch, patch2, text2)
     if patch3:
         patch = compose(patch, patch3, text3)
-    return Directives(
+    return Directives.explained(
         text=final,
         audio_as_voice=bool(audio),
         reply_to_id=reply_to_id,
