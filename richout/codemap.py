@@ -70,15 +70,33 @@ def _indent_columns(text: str, start: int) -> int:
     return 4 if i >= n else col
 
 
-def _next_fence_run(text: str, start: int, stop: int) -> int:
-    """Offset of the first ```` ``` ```` or ``~~~`` in ``text[start:stop]``, or -1."""
-    b = text.find("```", start, stop)
-    t = text.find("~~~", start, stop)
-    if b < 0:
-        return t
-    if t < 0:
-        return b
-    return min(b, t)
+class _FenceRuns:
+    """Successive ```` ``` ```` / ``~~~`` runs of a text, in linear total time.
+
+    Each marker's next occurrence is remembered and searched again only once the scan has
+    passed it; searching both from every line would rescan to the end of the text for a
+    marker that never occurs (quadratic on 40k fence lines).
+    """
+
+    __slots__ = ("_b", "_t", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._b = text.find("```")
+        self._t = text.find("~~~")
+
+    def next(self, start: int) -> int:
+        """Offset of the first run at or after ``start``, or -1."""
+        if 0 <= self._b < start:
+            self._b = self._text.find("```", start)
+        if 0 <= self._t < start:
+            self._t = self._text.find("~~~", start)
+        b, t = self._b, self._t
+        if b < 0:
+            return t
+        if t < 0:
+            return b
+        return min(b, t)
 
 
 def _container_content(text: str, start: int, end: int) -> int | None:
@@ -143,7 +161,8 @@ class _FenceScan:
         open_len = 0
         open_start = 0
         find = text.find
-        pos = _next_fence_run(text, 0, n)
+        runs = _FenceRuns(text)
+        pos = runs.next(0)
         while 0 <= pos < valid_until:
             # Only the first run of a line can make it a fence line; the next search starts
             # on the following line.
@@ -178,7 +197,7 @@ class _FenceScan:
                 # Indented or inside a container: nesting decides, the scan cannot.
                 valid_until = line_start
                 break
-            pos = _next_fence_run(text, line_end + 1, n)
+            pos = runs.next(line_end + 1)
         if open_char:
             starts.append(open_start)
             ends.append(n)

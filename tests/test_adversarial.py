@@ -55,3 +55,34 @@ def test_every_pipeline_finishes_and_keeps_the_text(
         assert elapsed < bound, f"{op} took {elapsed:.1f}s on {name} ({mb:.2f} MB)"
         if hasattr(result, "edits"):
             assert richout.rebuild(result) == text, f"{op} lost text on {name}"
+
+
+# Families whose cost once grew faster than their size (a fence scan that searched to the end
+# of the text from every fence line was quadratic on the first one).
+_FAMILIES: dict[str, Any] = {
+    "backtick_fence_lines": lambda n: "MEDIA:/tmp/a.png\n" + "```\n" * n + "MEDIA:/tmp/b.png",
+    "tilde_fence_lines": lambda n: "MEDIA:/tmp/a.png\n" + "~~~ x\n" * n,
+    "media_lines": lambda n: "MEDIA:https://example.com/a.png\n" * n,
+    "unclosed_reply_tags": lambda n: "[[reply_to:" * n + "\nMEDIA:/tmp/a.png",
+    "backtick_runs": lambda n: "MEDIA:/tmp/a.png\n" + "`a" * n,
+    "embed_openers": lambda n: '[embed ref="x" ' * n,
+}
+
+
+def _cost(fn: Any, text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        fn(text)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_cost_grows_linearly(family: str) -> None:
+    """Eight times the input costs far less than the 64 times a quadratic scan would."""
+    make = _FAMILIES[family]
+    small, large = make(5_000), make(40_000)
+    for op, fn in _ops(None).items():
+        ratio = _cost(fn, large) / max(_cost(fn, small), 1e-4)
+        assert ratio < 24, f"{op} on {family}: 8x the input cost {ratio:.0f}x the time"
