@@ -5,9 +5,10 @@ The obvious entry point is :func:`parse_reply`; :func:`render_reply` is the WebC
 
 from __future__ import annotations
 
-from typing import Any
-
+from .embed import extract_embeds
 from .errors import InvalidInput, RichoutError
+from .lossless import rebuild
+from .media import split_media
 from .models import (
     CanvasBlock,
     CanvasPreview,
@@ -22,6 +23,11 @@ from .models import (
     Span,
     StreamChunk,
 )
+from .render import render_reply
+from .reply import delivery_strip, file_url_to_path, parse_reply
+from .silent import is_silent
+from .streaming import StreamingParser
+from .tags import parse_directives
 
 __version__ = "0.3.0"
 
@@ -40,24 +46,15 @@ __all__ = [
     "Segment",
     "Span",
     "StreamChunk",
+    "StreamingParser",
     "__version__",
+    "delivery_strip",
+    "extract_embeds",
+    "file_url_to_path",
+    "is_silent",
+    "parse_directives",
+    "parse_reply",
+    "rebuild",
+    "render_reply",
+    "split_media",
 ]
-
-# Filled in as the layers land; see the modules named here.
-_LAZY = {
-    "split_media": "media",
-    "parse_directives": "tags",
-    "parse_reply": "reply",
-    "extract_embeds": "embed",
-    "render_reply": "render",
-    "StreamingParser": "streaming",
-    "rebuild": "lossless",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module 'richout' has no attribute {name!r}")
