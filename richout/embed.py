@@ -26,7 +26,7 @@ from ._patch import Edit
 from ._text import ascii_lower, is_js_ws, js_ltrim, js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
-from .errors import InvalidInput
+from .errors import InvalidInput, require_str
 from .lossless import edit_records
 from .models import CanvasBlock, CanvasPreview, Diagnostic, EmbedResult, Explanation, Span
 
@@ -790,7 +790,7 @@ def extract_embeds(text: str, *, explain: bool = False) -> EmbedResult:
 
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
-    _require_text(text)
+    require_str(text)
     ex = _extract(text, explain=explain)
     if not explain:
 
@@ -812,11 +812,6 @@ def extract_embeds(text: str, *, explain: bool = False) -> EmbedResult:
     )
 
 
-def _require_text(text: object) -> None:
-    if not isinstance(text, str):
-        raise InvalidInput(f"text must be a string, got {type(text).__name__}")
-
-
 def _removal_patch(text: str, removed: list[_Found]) -> list[Edit]:
     """One edit per run of touching removed shortcodes (built in one slice, never by +=)."""
     patch: list[Edit] = []
@@ -834,7 +829,7 @@ def _removal_patch(text: str, removed: list[_Found]) -> list[Edit]:
 
 def embeds_for_delivery_diagnostics(text: str) -> list[Diagnostic]:
     """``embed.not_rendered_on_delivery`` per shortcode extract_embeds would render (TAGS §7)."""
-    _require_text(text)
+    require_str(text)
     ex = _extract(text, explain=False)
     diags = Diagnostics(text)
     for found in ex.removed:

@@ -16,3 +16,11 @@ class InvalidInput(RichoutError, ValueError):
     """An argument has the wrong type or shape; the message says what was expected."""
 
     code = "invalid_input"
+
+
+def require_str(value: object, name: str = "text", *, optional: bool = False) -> None:
+    """Raise :class:`InvalidInput` unless ``value`` is a ``str`` (or ``None`` if optional)."""
+    if isinstance(value, str) or (optional and value is None):
+        return
+    expected = "a string or None" if optional else "a string"
+    raise InvalidInput(f"{name} must be {expected}, got {type(value).__name__}")

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ._patch import Edit, invert
+from .errors import InvalidInput
 from .models import EditRecord
 
 __all__ = ["edit_records", "rebuild"]
@@ -28,5 +29,9 @@ def edit_records(patch: Sequence[Edit]) -> list[EditRecord]:
 
 def rebuild(result: _HasEdits) -> str:
     """The exact input text a result was computed from (its ``text`` with ``edits`` undone)."""
+    if not isinstance(getattr(result, "text", None), str) or not hasattr(result, "edits"):
+        raise InvalidInput(
+            f"rebuild needs a richout result with text and edits, got {type(result).__name__}"
+        )
     patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in result.edits]
     return invert(result.text, patch)

@@ -27,6 +27,7 @@ from ._payload import Judge, PayloadResult, analyse_payload
 from ._text import JS_WS, collapse_blank_runs, js_rtrim, js_trim, utf16_len, utf16_prefix
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
+from .errors import InvalidInput, require_str
 from .lossless import edit_records
 from .models import Diagnostic, Directives, Explanation, MediaSplit, Segment, Span
 from .policy import strip_file_prefix
@@ -117,7 +118,7 @@ def _lower_same_length(raw: str) -> str:
     return low
 
 
-def _has_media_token(raw: str) -> bool:
+def has_media_token(raw: str) -> bool:
     """Does ``raw`` hold ``media:`` in any ASCII letter case (§3 step 2)?
 
     Checking the five characters before each colon is several times cheaper than
@@ -601,6 +602,12 @@ def split_media(
 
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
+    require_str(text)
+    if markdown_image_allowlist is not None:
+        if isinstance(markdown_image_allowlist, str):
+            raise InvalidInput("markdown_image_allowlist must be a list of strings, not a string")
+        for entry in markdown_image_allowlist:
+            require_str(entry, "markdown_image_allowlist entry")
     return _split(
         text,
         extract_markdown_images,
@@ -637,7 +644,7 @@ def _split(
         _, trim_patch = _trim_patch(text)
         return MediaSplit.explained(text="", edits=edit_records(trim_patch))
     images_on = extract_markdown_images or markdown_image_allowlist is not None
-    media_on = extract_media_directives and _has_media_token(raw)
+    media_on = extract_media_directives and has_media_token(raw)
     if not (media_on or (images_on and "![" in raw) or "[[" in raw):
         if not explain:
             return MediaSplit.lazy(explainer, text=raw)

@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ._patch import Edit, compose, offset_mapper
-from ._text import JS_WS_CLASS
+from ._text import JS_WS_CLASS, js_rtrim
 from .diagnostics import Diagnostics
 from .embed import extract_embeds
-from .errors import InvalidInput
+from .errors import require_str
 from .lossless import edit_records
-from .media import split_media
+from .media import has_media_token, split_media
 from .models import (
     CanvasBlock,
     Diagnostic,
@@ -28,7 +28,7 @@ from .models import (
     ReplyTarget,
     Span,
 )
-from .tags import parse_directives
+from .tags import parse_directives, untagged_text
 
 __all__ = ["render_reply"]
 
@@ -134,12 +134,23 @@ def render_reply(text: str, *, role: str = "assistant", explain: bool = False) -
 
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
-    if not isinstance(text, str):
-        raise InvalidInput(f"text must be a string, got {type(text).__name__}")
-    if not isinstance(role, str):
-        raise InvalidInput(f"role must be a string, got {type(role).__name__}")
+    require_str(text)
+    require_str(role, "role")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
+    if not explain and "[" not in text and not has_media_token(text):
+        # No shortcode, tag or MEDIA: token: the layers would only trim (TAGS.md §5.1), and
+        # building their three results costs more than the trimming.
+        visible = untagged_text(js_rtrim(text))
+
+        def explain_plain() -> Explanation:
+            return render_reply(text, role=role, explain=True).explanation()
+
+        return RenderedReply.lazy(
+            explain_plain,
+            text=visible,
+            content=[{"type": "text", "text": visible}] if visible else [],
+        )
 
     embeds = extract_embeds(text, explain=explain)
     t1 = embeds.text

@@ -28,8 +28,9 @@ from ._text import ascii_lower, is_js_ws, js_ltrim, js_rtrim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .embed import embeds_for_delivery_diagnostics
+from .errors import require_str
 from .lossless import edit_records
-from .media import split_media
+from .media import has_media_token, split_media
 from .models import Diagnostic, EditRecord, Explanation, Reply, Span, SpanKind
 from .silent import DEFAULT_TOKEN, SilentRule, may_contain_token, silent_rule
 from .tags import ReplyTagReader, TagMatch, parse_directives, read_audio_tag
@@ -346,6 +347,25 @@ def parse_reply(
 
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
+    require_str(text)
+    require_str(current_message_id, "current_message_id", optional=True)
+    require_str(silent_token, "silent_token")
+    if not explain and "[" not in text and not has_media_token(text):
+        # No tag, image or MEDIA: token: every layer but the silent rule is a trim.
+        visible = js_rtrim(text)
+        silent = silent_rule(visible, silent_token) is not None
+
+        def explain_plain() -> Explanation:
+            return parse_reply(
+                text,
+                current_message_id=current_message_id,
+                silent_token=silent_token,
+                extract_markdown_images=extract_markdown_images,
+                extract_media_directives=extract_media_directives,
+                explain=True,
+            ).explanation()
+
+        return Reply.lazy(explain_plain, text="" if silent else visible, is_silent=silent)
     split = split_media(
         text,
         extract_markdown_images=extract_markdown_images,

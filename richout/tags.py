@@ -40,6 +40,7 @@ from ._tagscan import (
 from ._text import js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
+from .errors import require_str
 from .lossless import edit_records
 from .models import Directives, Explanation, Span
 
@@ -359,6 +360,12 @@ def _unknown_stage(text: str, code: StageCode, sink: _Sink, to_input: _Map) -> N
 # --------------------------------------------------------------------------- public
 
 
+def untagged_text(text: str) -> str:
+    """``parse_directives(text).text`` for a ``text`` without ``[[`` (§5.1 trimming only)."""
+    code = StageCode(text)
+    return normalize_boundaries(text, code.in_code, code.owns_tail)[0]
+
+
 def parse_directives(
     text: str,
     *,
@@ -384,6 +391,8 @@ def parse_directives(
             explain=True,
         ).explanation()
 
+    require_str(text)
+    require_str(current_message_id, "current_message_id", optional=True)
     if not text:
         return Directives.explained(text="")
     if code_map is not None and code_map.text is not text and code_map.text != text:
