@@ -127,26 +127,24 @@ class EditRecord(Model):
     inserted: str
 
 
-def _defaults(cls: type[Model]) -> list[tuple[str, Callable[[], Any]]]:
-    """``(field name, default maker)`` for every field of ``cls`` that has a default."""
-    found = _DEFAULTS.get(cls)
+def _blank(cls: type[Model]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]:
+    """Defaults of ``cls``: a template of the plain ones and the factories of the rest."""
+    found = _BLANKS.get(cls)
     if found is None:
-        found = []
+        template: dict[str, Any] = {}
+        factories: list[tuple[str, Callable[[], Any]]] = []
         for name, info in cls.model_fields.items():
             if info.default_factory is not None:
-                found.append((name, info.default_factory))  # type: ignore[arg-type]
+                factories.append((name, info.default_factory))  # type: ignore[arg-type]
             elif not info.is_required():
-                found.append((name, _constant(info.default)))
-        _DEFAULTS[cls] = found
+                template[name] = info.default
+        found = _BLANKS[cls] = (template, tuple(factories))
     return found
 
 
-def _constant(value: Any) -> Callable[[], Any]:
-    """A maker that returns ``value`` itself (immutable defaults need no copy)."""
-    return lambda: value
-
-
-_DEFAULTS: dict[type[Model], list[tuple[str, Callable[[], Any]]]] = {}
+_BLANKS: dict[type[Model], tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]] = {}
+_new = object.__new__
+_set = object.__setattr__
 
 
 class Explanation(NamedTuple):
@@ -178,17 +176,17 @@ class Explained(Model):
         instance is assembled without re-validating them: pydantic validation of a result
         with private state costs several microseconds, more than a plain reply's parse.
         """
-        obj = cls.__new__(cls)
-        values = dict(fields)
-        for name, make in _defaults(cls):
-            if name not in values:
-                values[name] = make()
-        object.__setattr__(obj, "__dict__", values)
-        object.__setattr__(obj, "__pydantic_fields_set__", set(fields))
-        object.__setattr__(obj, "__pydantic_extra__", None)
-        object.__setattr__(
-            obj, "__pydantic_private__", {"_explainer": explain, "_explanation": None}
-        )
+        template, factories = _BLANKS.get(cls) or _blank(cls)
+        values = template.copy()
+        values.update(fields)
+        for name, make in factories:
+            if name not in fields:
+                values[name] = make()  # a fresh list per result, as validation would give
+        obj = _new(cls)
+        _set(obj, "__dict__", values)
+        _set(obj, "__pydantic_fields_set__", set(fields))
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", {"_explainer": explain, "_explanation": None})
         return obj
 
     @classmethod
