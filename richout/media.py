@@ -556,9 +556,9 @@ class _SegmentBuilder:
     def build(self) -> list[Segment]:
         """The finished segments."""
         return [
-            Segment(type="text", text="".join(item.pieces))
+            Segment.trusted(type="text", text="".join(item.pieces))
             if isinstance(item, _TextSeg)
-            else Segment(type="media", url=item)
+            else Segment.trusted(type="media", url=item)
             for item in self.items
         ]
 
@@ -682,7 +682,10 @@ def _split(
     audio = False
     tagged = visible
     directives: Directives | None = None
-    if extract_audio_directives:
+    # Without "[[" the tag pass can only trim, and an unconsumed reply keeps its raw text, so
+    # nothing the pass computes would reach the outputs.
+    tags_matter = explain or "[[" in visible or bool(walk.media) or walk.consumed
+    if extract_audio_directives and tags_matter:
         directives = parse_directives(
             visible,
             strip_audio_tag=True,
@@ -700,12 +703,12 @@ def _split(
     segments: list[Segment]
     built = False
     if not media:
-        segments = [Segment(type="text", text=out_text)] if out_text else []
+        segments = [Segment.trusted(type="text", text=out_text)] if out_text else []
     else:
         segments = _build_segments(raw, walk.changes)
         built = bool(segments)
         if not segments:
-            segments = [Segment(type="text", text=out_text)]
+            segments = [Segment.trusted(type="text", text=out_text)]
     if not explain:
         return MediaSplit.lazy(
             explainer, text=out_text, media_urls=media, audio_as_voice=audio, segments=segments

@@ -55,6 +55,26 @@ class Model(BaseModel):
     #: Wire names of fields left out when false, ``[]`` or ``{}``.
     _omit_empty: ClassVar[frozenset[str]] = frozenset()
 
+    @classmethod
+    def trusted(cls, **fields: Any) -> Self:
+        """An instance from values richout computed itself, without re-validating them.
+
+        Validation costs microseconds per record; the pipelines build many small records
+        (segments) whose types hold by construction. Not for values from outside.
+        """
+        template, factories = _BLANKS.get(cls) or _blank(cls)
+        values = template.copy()
+        values.update(fields)
+        for name, make in factories:
+            if name not in fields:
+                values[name] = make()
+        obj = _new(cls)
+        _set(obj, "__dict__", values)
+        _set(obj, "__pydantic_fields_set__", set(fields))
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", None)
+        return obj
+
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict with wire names and the specification's key presence."""
         data: dict[str, Any] = self.model_dump(mode="json")
@@ -131,13 +151,14 @@ def _blank(cls: type[Model]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[
     """Defaults of ``cls``: a template of the plain ones and the factories of the rest."""
     found = _BLANKS.get(cls)
     if found is None:
+        # Every field has a slot in the template, so updating it keeps declaration order
+        # (the order model_dump and the wire use); required ones are always given.
         template: dict[str, Any] = {}
         factories: list[tuple[str, Callable[[], Any]]] = []
         for name, info in cls.model_fields.items():
+            template[name] = None if info.is_required() else info.default
             if info.default_factory is not None:
                 factories.append((name, info.default_factory))  # type: ignore[arg-type]
-            elif not info.is_required():
-                template[name] = info.default
         found = _BLANKS[cls] = (template, tuple(factories))
     return found
 
