@@ -384,6 +384,10 @@ HOSTNAME_TABLE: list[tuple[str, str]] = [
     ("::1", V6),
     ("[2001:4860:4860::8888]", V6),
     ("fe80::1", V6),
+    # "::" standing for zero groups is no address (ada rejects it too): unparseable, blocked.
+    ("1:2:3:4:5:6::8.8.8.8", IP),
+    ("1:2:3:4:5:6::1.1.1.1", IP),
+    ("::1:2:3:4:5:6:7:8", HOST),
 ]
 
 

@@ -275,9 +275,9 @@ def _hextets(group: str, allow_ipv4_tail: bool) -> list[int] | None:
 def parse_ipv6(s: str) -> int | None:
     """The address when ``s`` is an RFC 4291 IPv6 text form (optionally bracketed), else None.
 
-    Accepts ``::`` compression (once) and a dotted-decimal IPv4 tail; rejects zone ids,
-    hextets over four digits and non-canonical IPv4 tails, so such spellings stay
-    "unparseable" and the policy blocks them (rule 5).
+    Accepts ``::`` compression (once, for at least one group) and a dotted-decimal IPv4
+    tail; rejects zone ids, hextets over four digits and non-canonical IPv4 tails, so such
+    spellings stay "unparseable" and the policy blocks them (rule 5).
     """
     s = _strip_brackets(s)
     if not s or len(s) > 47 or ":" not in s or not s.isascii():
@@ -288,7 +288,9 @@ def parse_ipv6(s: str) -> int | None:
     if compressed:
         left = _hextets(head, allow_ipv4_tail=False)
         right = _hextets(tail, allow_ipv4_tail=True)
-        if left is None or right is None or len(left) + len(right) > 8:
+        # "::" stands for one or more zero groups (RFC 4291 2.2; WHATWG and ada agree), so
+        # it cannot sit beside seven written groups.
+        if left is None or right is None or len(left) + len(right) > 7:
             return None
         pieces = left + [0] * (8 - len(left) - len(right)) + right
     else:
