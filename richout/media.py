@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -589,6 +589,22 @@ def _trim_patch(s: str) -> tuple[str, Patch]:
     return t, [Edit(len(t), len(s), s[len(t) :], "")]
 
 
+def _explain_audio_left(diag: Diagnostics, visible: str, to_input: Callable[[int], int]) -> None:
+    """TAGS.md §10 ``tag.audio_not_extracted``: audio tags left as text by request."""
+    kept = parse_directives(visible, strip_audio_tag=False, strip_reply_tags=False, explain=True)
+    for sp in kept.spans:
+        if sp.kind == "audio_tag":
+            start = to_input(sp.start)
+            diag.add(
+                "tag.audio_not_extracted",
+                "info",
+                "[[audio_as_voice]] stays in the text because audio directives were not "
+                "extracted (extract_audio_directives=False); enable it to send a voice note",
+                start,
+                to_input(sp.end - 1) + 1,
+            )
+
+
 def split_media(
     text: str,
     *,
@@ -747,6 +763,8 @@ def _split(
     diag = Diagnostics(text)
     if tag_diags:
         diag.extend(tag_diags, offset_mapper(to_visible))
+    if not extract_audio_directives and "[[" in visible:
+        _explain_audio_left(diag, visible, offset_mapper(to_visible))
     _media_diag.explain(
         diag,
         walk,

@@ -28,6 +28,7 @@ from richout.models import Explained
 _OPS: dict[str, Callable[..., Explained]] = {
     "media": richout.split_media,
     "media_images": lambda t, **k: richout.split_media(t, extract_markdown_images=True, **k),
+    "media_no_audio": lambda t, **k: richout.split_media(t, extract_audio_directives=False, **k),
     "directives": lambda t, **k: richout.parse_directives(t, current_message_id="m1", **k),
     "reply": lambda t, **k: richout.parse_reply(t, current_message_id="m1", **k),
     "embed": richout.extract_embeds,

@@ -242,6 +242,34 @@ CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
 ]
 
 
+NO_AUDIO = {"extract_audio_directives": False}
+
+# TAGS.md §10 codes this layer emits.
+CASES += [
+    (
+        "Hi [[audio_as_voice]]",
+        NO_AUDIO,
+        "tag.audio_not_extracted",
+        "info",
+        "[[audio_as_voice]]",
+    ),
+    (
+        "a\nMEDIA:https://example.com/a.png\n[[ AUDIO_AS_VOICE ]] b",
+        NO_AUDIO,
+        "tag.audio_not_extracted",
+        "info",
+        "[[ AUDIO_AS_VOICE ]]",
+    ),
+]
+
+
+def test_audio_tags_in_code_are_not_reported_as_left_in_text() -> None:
+    r = split_media("`[[audio_as_voice]]`", extract_audio_directives=False)
+    assert not _find(r.diagnostics, "tag.audio_not_extracted")
+    r = split_media("Hi [[audio_as_voice]]")
+    assert r.audio_as_voice and not _find(r.diagnostics, "tag.audio_not_extracted")
+
+
 def _find(diags: list[Diagnostic], code: str) -> list[Diagnostic]:
     return [d for d in diags if d.code == code]
 
