@@ -58,8 +58,11 @@ class Diagnostics:
                 continue
             s, e = d.start, d.end
             if offset_map is not None:
+                # The end maps through the last character the span covers: the gap after it
+                # may be where the derived text dropped something (a trimmed line break).
+                last = offset_map(e - 1) + 1 if e > s else None
                 s = offset_map(s)
-                e = max(s, offset_map(e))
+                e = s if last is None else max(s, last)
             self.add(d.code, d.severity, d.message, s, e, field=d.field)
 
     def build(self) -> list[Diagnostic]:

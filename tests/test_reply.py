@@ -412,3 +412,18 @@ def test_hostile_expectations() -> None:
     r = parse_reply("[[reply_to_current]" + " x" * 1000)
     assert r.text == ("x " * 1000).strip()
     assert parse_reply("\x00NO_REPLY\x00").text == "\x00NO_REPLY\x00"
+
+
+def test_tag_freed_from_code_by_an_earlier_removal_is_stripped_and_explained() -> None:
+    # Line 3's fence runs to the end while the reply tags sit on line 1, so the audio tag is
+    # code for split_media; removing the reply tags turns line 1 into a fence that closes on
+    # line 3, the tag is prose again, and the delivery strip removes it (TAGS.md §7.1).
+    text = "[[reply_to_current]][[reply_to:1]]```\n\n```\n[[audio_as_voice]]\n"
+    reply = parse_reply(text)
+    assert reply.text == "```\n\n```"
+    assert reply.audio_as_voice is False and reply.reply_to_id == "1"
+    found = {d.code: text[d.start : d.end] for d in reply.diagnostics if d.start is not None}
+    assert found["tag.stripped_on_delivery"] == "[[audio_as_voice]]"
+    # The span of a finding made on trimmed text stops at the tag, not at the trimmed break.
+    assert found["tag.in_code"] == "[[audio_as_voice]]"
+    assert rebuild(reply) == text
