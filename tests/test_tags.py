@@ -561,3 +561,10 @@ def test_a_callers_code_map_is_reused_not_trusted_blindly(text: str) -> None:
     parsed.full()
     assert parse_directives(text, code_map=parsed) == plain
     assert parse_directives(text, code_map=CodeMap("`[[audio_as_voice]]` " + text)) == plain
+
+
+def test_user_private_use_characters_next_to_a_tag_are_kept() -> None:
+    # The reference marks removal sites with U+E000 runs and would swallow these (UPSTREAM.md
+    # 2.3); richout records sites as positions, so only the tag goes.
+    assert parse_directives("a\ue000[[audio_as_voice]]b").text == "a\ue000 b"
+    assert "\ue000" in parse_directives("\ue000[[reply_to:7]]\ue000").text
