@@ -70,6 +70,21 @@ def _indent_columns(text: str, start: int) -> int:
     return 4 if i >= n else col
 
 
+_DELIMITER_CHARS = re.compile(r"[-:| \t]*\r?$")
+
+
+def _delimiter_row_follows(text: str, line_end: int) -> bool:
+    """Could the line after ``line_end`` be a table's delimiter row (``|---|:--|``)?"""
+    if line_end >= len(text):
+        return False
+    start = line_end + 1
+    end = text.find("\n", start)
+    if end < 0:
+        end = len(text)
+    # Two linear tests (one regex with a "-" between two runs would backtrack).
+    return "-" in text[start:end] and _DELIMITER_CHARS.match(text, start, end) is not None
+
+
 class _FenceRuns:
     """Successive ```` ``` ```` / ``~~~`` runs of a text, in linear total time.
 
@@ -188,6 +203,10 @@ class _FenceScan:
                     ends.append(line_end - 1 if text[line_end - 1 : line_end] == "\r" else line_end)
                     open_char = ""
             elif not prefix:
+                if "|" in text[run_end:line_end] and _delimiter_row_follows(text, line_end):
+                    # The table rule runs before the fence rule: this may be a table header.
+                    valid_until = line_start
+                    break
                 # A backtick in a backtick fence's info string makes paragraph text.
                 if ch != "`" or "`" not in text[run_end:line_end]:
                     open_char = ch

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from richout._markdown import parse_code
 from richout.codemap import CodeMap
 
 _PIECES = [
@@ -101,3 +103,19 @@ def test_plain_paragraph_answers_without_parsing() -> None:
     last = text.index("MEDIA:/srv/b")
     assert not cm.line_in_block(last, len(text))
     assert not cm.parsed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```| a | b |\r\n|---|---|---",  # found by the property above on a clean CI run
+        "```| a | b |\n|---|---|---\nMEDIA:x\n```",
+        "~~~ a|b\n:-- | --\nMEDIA:x",
+    ],
+)
+def test_fence_line_that_heads_a_table_is_not_a_fence(text: str) -> None:
+    # markdown-it's table rule runs before its fence rule, so these are tables, not code.
+    fast, full = CodeMap(text), parse_code(text)
+    assert [fast.in_code(i) for i in range(len(text))] == [
+        full.in_code(i) for i in range(len(text))
+    ]
