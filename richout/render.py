@@ -138,16 +138,16 @@ def render_reply(text: str, *, role: str = "assistant", explain: bool = False) -
     require_str(role, "role")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
+
+    def explainer() -> Explanation:
+        return render_reply(text, role=role, explain=True).explanation()
+
     if not explain and "[" not in text and not has_media_token(text):
         # No shortcode, tag or MEDIA: token: the layers would only trim (TAGS.md §5.1), and
         # building their three results costs more than the trimming.
         visible = untagged_text(js_rtrim(text))
-
-        def explain_plain() -> Explanation:
-            return render_reply(text, role=role, explain=True).explanation()
-
         return RenderedReply.lazy(
-            explain_plain,
+            explainer,
             text=visible,
             content=[{"type": "text", "text": visible}] if visible else [],
         )
@@ -182,10 +182,6 @@ def render_reply(text: str, *, role: str = "assistant", explain: bool = False) -
         "content": content,
     }
     if not explain:
-
-        def explainer() -> Explanation:
-            return render_reply(text, role=role, explain=True).explanation()
-
         return RenderedReply.lazy(explainer, **outputs)
 
     p_embeds = _patch(embeds.edits)

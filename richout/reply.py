@@ -350,22 +350,22 @@ def parse_reply(
     require_str(text)
     require_str(current_message_id, "current_message_id", optional=True)
     require_str(silent_token, "silent_token")
+
+    def explainer() -> Explanation:
+        return parse_reply(
+            text,
+            current_message_id=current_message_id,
+            silent_token=silent_token,
+            extract_markdown_images=extract_markdown_images,
+            extract_media_directives=extract_media_directives,
+            explain=True,
+        ).explanation()
+
     if not explain and "[" not in text and not has_media_token(text):
         # No tag, image or MEDIA: token: every layer but the silent rule is a trim.
         visible = js_rtrim(text)
         silent = silent_rule(visible, silent_token) is not None
-
-        def explain_plain() -> Explanation:
-            return parse_reply(
-                text,
-                current_message_id=current_message_id,
-                silent_token=silent_token,
-                extract_markdown_images=extract_markdown_images,
-                extract_media_directives=extract_media_directives,
-                explain=True,
-            ).explanation()
-
-        return Reply.lazy(explain_plain, text="" if silent else visible, is_silent=silent)
+        return Reply.lazy(explainer, text="" if silent else visible, is_silent=silent)
     split = split_media(
         text,
         extract_markdown_images=extract_markdown_images,
@@ -405,17 +405,6 @@ def parse_reply(
         "is_silent": rule is not None,
     }
     if not explain:
-
-        def explainer() -> Explanation:
-            return parse_reply(
-                text,
-                current_message_id=current_message_id,
-                silent_token=silent_token,
-                extract_markdown_images=extract_markdown_images,
-                extract_media_directives=extract_media_directives,
-                explain=True,
-            ).explanation()
-
         return Reply.lazy(explainer, **outputs)
 
     p1 = _as_patch(split.edits)

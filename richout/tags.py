@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from ._patch import compose, offset_mapper
 from ._tagclose import close_sites, normalize_boundaries
@@ -433,17 +434,17 @@ def parse_directives(
     reply_to_id = last_explicit
     if reply_to_id is None and currents:
         reply_to_id = js_trim(current_message_id or "") or None
+    outputs: dict[str, Any] = {
+        "text": final,
+        "audio_as_voice": bool(audio),
+        "reply_to_id": reply_to_id,
+        "reply_to_explicit_id": last_explicit,
+        "reply_to_current": bool(currents),
+        "has_audio_tag": bool(audio),
+        "has_reply_tag": bool(replies),
+    }
     if not explain:
-        return Directives.lazy(
-            explainer,
-            text=final,
-            audio_as_voice=bool(audio),
-            reply_to_id=reply_to_id,
-            reply_to_explicit_id=last_explicit,
-            reply_to_current=bool(currents),
-            has_audio_tag=bool(audio),
-            has_reply_tag=bool(replies),
-        )
+        return Directives.lazy(explainer, **outputs)
     _unknown_stage(text2, code2, sink, to_input)
     _explain_precedence(sink, explicit, currents, reply_to_id, current_message_id)
 
@@ -459,13 +460,7 @@ def parse_directives(
     if patch3:
         patch = compose(patch, patch3, text3)
     return Directives.explained(
-        text=final,
-        audio_as_voice=bool(audio),
-        reply_to_id=reply_to_id,
-        reply_to_explicit_id=last_explicit,
-        reply_to_current=bool(currents),
-        has_audio_tag=bool(audio),
-        has_reply_tag=bool(replies),
+        **outputs,
         diagnostics=sink.diags.build(),
         spans=spans,
         edits=edit_records(patch),
