@@ -28,6 +28,7 @@ from .policy.local import (
     is_windows_drive,
     starts_at_root,
 )
+from .profiles import Profile
 
 if TYPE_CHECKING:
     from .media import DirectiveLine, Walk
@@ -191,13 +192,16 @@ def _line_checks(
     media_on: bool,
 ) -> None:
     """§17.1 for lines the walk did not treat as directives (and extraction_disabled)."""
+    from ._text import LineBreaks
     from .media import _lines_holding, _passes_rule1
 
+    ascii_prefix = judge.profile.ascii_media_prefix
+    breaks = LineBreaks(raw, judge.profile.cr_lines)
     lines: dict[int, int] = {}
-    for ls, le in _lines_holding(low, raw, "media"):
+    for ls, le in _lines_holding(low, breaks, "media"):
         lines[ls] = le
     if "&" in raw and ";" in raw:
-        for ls, le in _lines_holding(raw, raw, "&"):
+        for ls, le in _lines_holding(raw, breaks, "&"):
             lines.setdefault(ls, le)
     in_block: dict[int, bool] = {}
 
@@ -212,7 +216,7 @@ def _line_checks(
         le = lines[ls]
         lt = _left_trim(raw, ls, le)
         if not media_on:
-            if _passes_rule1(raw, ls, le) and not code(ls, le):
+            if _passes_rule1(raw, ls, le, ascii_prefix) and not code(ls, le):
                 m = _MEDIA_AT_BOUNDARY.search(raw, ls, le)
                 if m is not None and m.end() < le:
                     diag.add(
@@ -224,7 +228,7 @@ def _line_checks(
                         le,
                     )
             continue
-        if _passes_rule1(raw, ls, le):
+        if _passes_rule1(raw, ls, le, ascii_prefix):
             continue  # a U+0131 spelling without an ASCII MEDIA: stays text (§5)
         cls, explained = _classify(raw, low, lt, le)
         if cls is not None and not code(ls, le):
@@ -839,7 +843,9 @@ def _images(diag: Diagnostics, walk: Walk, allowlist: dict[str, str] | None) -> 
 # --------------------------------------------------------------------------- entry points
 
 
-def fast_path(text: str, raw: str, low: str, media_on: bool, images_on: bool) -> list[Diagnostic]:
+def fast_path(
+    text: str, raw: str, low: str, media_on: bool, images_on: bool, profile: Profile
+) -> list[Diagnostic]:
     """Diagnostics for a reply that took the §3 step 2 fast path (usually none)."""
     if "media" not in low and not ("&" in raw and ";" in raw):
         return []
@@ -851,7 +857,9 @@ def fast_path(text: str, raw: str, low: str, media_on: bool, images_on: bool) ->
             box.append(CodeMap(raw))
         return box[0]
 
-    _line_checks(diag, judge=Judge(), raw=raw, low=low, cmap=cmap, handled=set(), media_on=media_on)
+    _line_checks(
+        diag, judge=Judge(profile), raw=raw, low=low, cmap=cmap, handled=set(), media_on=media_on
+    )
     return diag.build()
 
 

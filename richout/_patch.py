@@ -16,6 +16,7 @@ __all__ = [
     "Patch",
     "apply",
     "compose",
+    "diff_patch",
     "invert",
     "offset_mapper",
     "patch_from_pieces",
@@ -211,3 +212,29 @@ def offset_mapper(patch: Sequence[Edit]) -> Callable[[int], int]:
         return e.end + (pos - out_ends[k])
 
     return to_input
+
+
+def diff_patch(before: str, after: str) -> Patch:
+    """One edit turning ``before`` into ``after``: the span between their common ends.
+
+    For stages whose rewriting is a whole-text normalisation (profile ``release-2026.9.6``)
+    rather than a list of removals; it rebuilds the input exactly, though coarsely.
+    """
+    if before == after:
+        return []
+    n = min(len(before), len(after))
+    p = 0
+    step = 256
+    while step:
+        while p + step <= n and before[p : p + step] == after[p : p + step]:
+            p += step
+        step //= 4
+    q = 0
+    step = 256
+    while step:
+        while q + step <= n - p and before[len(before) - q - step : len(before) - q] == after[
+            len(after) - q - step : len(after) - q
+        ]:
+            q += step
+        step //= 4
+    return [Edit(p, len(before) - q, before[p : len(before) - q], after[p : len(after) - q])]

@@ -26,6 +26,7 @@ from .policy.local import (
     looks_local,
     starts_at_root,
 )
+from .profiles import NEXT, Profile
 
 __all__ = [
     "Cleaner",
@@ -34,8 +35,9 @@ __all__ = [
     "PayloadResult",
     "analyse_payload",
     "clean",
-    "lists_quoted_references",
-    "tokenize",
+    "begins_independent",
+    "quoted_list",
+    "split_parts",
     "unwrap_bounds",
 ]
 
@@ -47,11 +49,12 @@ _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 _WS = frozenset(JS_WS)
 _NON_WS_RUN = re.compile(f"[^{JS_WS_CLASS}]+")
 _WS_RUN = re.compile(f"[{JS_WS_CLASS}]+")
-_QUOTE_CHAR = re.compile("[\"'`]")
+#: first characters an explicit quoted list can start with (after whitespace)
+_LIST_OPEN = frozenset("\"'`[")
 
 
 class Judge:
-    """MEDIA §7 verdicts for one reply, each candidate judged once.
+    """MEDIA §7 verdicts for one reply under one profile, each candidate judged once.
 
     The reference validates the same string several times (per part, whole-payload
     fallback, and richout again to explain a rejection), and a remote verdict parses a URL.
@@ -59,9 +62,10 @@ class Judge:
     holding whitespace, *bare filenames* never for http(s):// or media:// strings.
     """
 
-    __slots__ = ("_memo",)
+    __slots__ = ("_memo", "profile")
 
-    def __init__(self) -> None:
+    def __init__(self, profile: Profile = NEXT) -> None:
+        self.profile = profile
         self._memo: dict[tuple[str, bool, bool], Verdict] = {}
 
     def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
@@ -75,7 +79,9 @@ class Judge:
         key = (candidate, spaces, bare)
         v = self._memo.get(key)
         if v is None:
-            v = check_reference(candidate, allow_spaces=spaces, allow_bare_filename=bare)
+            v = check_reference(
+                candidate, allow_spaces=spaces, allow_bare_filename=bare, profile=self.profile
+            )
             self._memo[key] = v
         return v
 
@@ -180,68 +186,60 @@ def unwrap_bounds(s: str, a: int, b: int) -> tuple[int, int] | None:
     return x + 1 + il, x + 1 + len(inner.rstrip(JS_WS))
 
 
-def _pair_end(s: str, i: int, last: dict[str, int]) -> int:
-    """Index of the next occurrence of ``s[i]`` after ``i``, or -1 (O(1) when there is none)."""
-    ch = s[i]
-    lp = last.get(ch)
-    if lp is None:
-        lp = last[ch] = s.rfind(ch)
-    if lp <= i:
-        return -1
-    return s.find(ch, i + 1)
+def _quoted_end(p: str, start: int, end: int) -> int:
+    """Where the quote at ``p[start]`` closes inside ``p[:end]`` (PROFILES.md rule 3), or -1.
+
+    A closing quote counts only before whitespace, the end, or a comma whose next
+    non-space character is another quote: apostrophes in names and prose after a comma stay
+    inside the value. Each character is looked at a bounded number of times.
+    """
+    q = p[start]
+    i = p.find(q, start + 1, end)
+    while i >= 0:
+        after = i + 1
+        if after >= end or p[after] in _WS:
+            return i
+        if p[after] == ",":
+            k = after + 1
+            while k < end and p[k] in _WS:
+                k += 1
+            if k < end and p[k] in _QUOTES:
+                return i
+        i = p.find(q, after, end)
+    return -1
 
 
-def lists_quoted_references(p: str) -> bool:
-    """MEDIA §6.3: does ``p`` list two or more whitespace-separated quoted references?"""
-    if not any(q in p for q in _QUOTES):
-        return False
-    last: dict[str, int] = {}
-    search = _QUOTE_CHAR.search
-    i = 0
-    cursor = 0
-    pairs = 0
-    while True:
-        m = search(p, i)
-        if m is None:
-            break
-        i = m.start()
-        j = _pair_end(p, i, last)
-        if j < 0:
+def quoted_list(p: str) -> list[tuple[int, int]] | None:
+    """PROFILES.md rule 3: the bounds of each quoted member of an explicit list, or None.
+
+    The payload (optionally inside one complete ``[...]``) must be only two or more fully
+    quoted tokens separated by whitespace and/or commas.
+    """
+    a, b = 0, len(p)
+    la = b - len(p.lstrip(JS_WS))
+    rb = len(p.rstrip(JS_WS))
+    if rb - la >= 2 and p[la] == "[" and p[rb - 1] == "]":
+        a, b = la + 1, rb - 1
+    members: list[tuple[int, int]] = []
+    i = a
+    while i < b:
+        ch = p[i]
+        if ch in _WS or ch == ",":
             i += 1
             continue
-        gap = p[cursor:i]
-        if js_trim(gap) != "" or (pairs > 0 and gap == ""):
-            return False
-        pairs += 1
-        cursor = i = j + 1
-    return pairs >= 2 and js_trim(p[cursor:]) == ""
+        if ch not in _QUOTES:
+            return None
+        close = _quoted_end(p, i, b)
+        if close < 0:
+            return None
+        members.append((i, close + 1))
+        i = close + 1
+    return members if len(members) >= 2 else None
 
 
-def tokenize(p: str) -> list[tuple[int, int]]:
-    """MEDIA §6.5 tokens of ``p`` as ``(start, end)`` bounds, left to right."""
-    out: list[tuple[int, int]] = []
-    last: dict[str, int] = {}
-    n = len(p)
-    i = 0
-    ws_match = _WS_RUN.match
-    run_match = _NON_WS_RUN.match
-    while i < n:
-        ch = p[i]
-        if ch in _WS:
-            m = ws_match(p, i)
-            i = m.end() if m else i + 1
-            continue
-        if ch in _QUOTES:
-            j = _pair_end(p, i, last)
-            if j >= 0 and (j + 1 == n or p[j + 1] in _WS):
-                out.append((i, j + 1))
-                i = j + 1
-                continue
-        m = run_match(p, i)
-        end = m.end() if m else i + 1
-        out.append((i, end))
-        i = end
-    return out
+def split_parts(p: str) -> list[tuple[int, int]]:
+    """The whitespace-separated tokens of ``p`` (``/\\S+/g``), as bounds."""
+    return [m.span() for m in _NON_WS_RUN.finditer(p)]
 
 
 @dataclass
@@ -281,6 +279,11 @@ class PayloadResult:
     value_bounds: tuple[int, int] = (0, 0)
     #: the whole-payload value was unwrapped from quotes (U set)
     unwrapped: str | None = None
+    #: rejected parts that look like media sources, hidden and counted (profile ``next``):
+    #: ``(start, end, candidate)``
+    counted: list[tuple[int, int, str]] = field(default_factory=list)
+    #: the payload was an explicit quoted list (PROFILES.md rule 3)
+    quoted_list: bool = False
 
     @property
     def ok(self) -> bool:
@@ -328,96 +331,90 @@ def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -
     return parts
 
 
-def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
-    """§6 for a payload without whitespace that does not start with a quote.
-
-    Such a payload is not unwrapped (its first character is no quote), is one token and one
-    part, and its whole-payload value is the payload itself: the general path reduces to one
-    clean, one verdict, and the bare-filename fallback.
-    """
-    n = len(p)
-    res.parts = 1
-    res.value_bounds = (0, n)
-    cl = Cleaner(p)
-    ca, cb, cut = cl.bounds(0, n)
-    candidate = p[ca:cb]
-    res.looks_local = looks_local(p) or strip_file_prefix(p) != p
-    if judge.ok(candidate):
-        res.accepted = [Item(candidate, 0, n, cut, "part", False, p[cb:n])]
-        return res
-    if judge.ok(candidate, True, True):
-        res.accepted = [Item(candidate, ca, n, cut, "fallback", tail=p[cb:n])]
-        return res
-    res.leftovers = [(0, n)]
-    res.fallback_failed = (ca, cb, candidate)
-    res.rejected = [(0, n, candidate, False, True)]
-    return res
+def begins_independent(value: str) -> bool:
+    """§6.6 "begins an independent source" of a string: its cleaned form is rooted or schemed."""
+    x, y, _ = Cleaner(value).bounds(0, len(value))
+    x += _file_prefix_len(value, x, y)
+    rest = value[x:y]
+    return starts_at_root(rest) or has_scheme_prefix(rest)
 
 
 def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
-    """MEDIA §6.2-§6.9 for one payload ``p`` (not trimmed)."""
+    """MEDIA §6 for one payload ``p`` (not trimmed), under the judge's profile.
+
+    The steps follow the profile's upstream: an explicit quoted list (profile ``next``),
+    else the whole payload unwrapped from one pair of quotes, else whitespace tokens
+    regrouped into parts; then per-part verdicts, the spaced-path rescue and the
+    whole-payload fallback. Rejected parts that look like media sources are counted and
+    hidden where the profile says so (``PayloadResult.counted``).
+    """
     if judge is None:
         judge = Judge()
+    profile = judge.profile
     res = PayloadResult()
     n = len(p)
-    if n and p[0] not in _QUOTES and not has_js_ws(p):
-        return _single_token(p, judge, res)
-    ub = unwrap_bounds(p, 0, n)
-    unwrapped: str | None = None
-    if ub is not None and not lists_quoted_references(p):
-        unwrapped = p[ub[0] : ub[1]]
-        res.unwrapped = unwrapped
     cl = Cleaner(p)
-    if ub is not None and unwrapped is not None:
+    head = p.lstrip(JS_WS)[:1]
+    members = quoted_list(p) if profile.quoted_lists and head in _LIST_OPEN else None
+    ub = unwrap_bounds(p, 0, n) if head and head in _QUOTES else None
+    stripped = p[ub[0] : ub[1]] if ub is not None else None
+    unwrapped = None if members is not None else stripped
+    res.unwrapped = unwrapped
+    if unwrapped is not None and ub is not None:
         vs, ve = ub
-        value = unwrapped
     else:
         vs, ve = 0, n
-        value = p
-    sub = p[vs:ve]
-    lt = len(sub) - len(sub.lstrip(JS_WS))
-    res.value_bounds = (vs + lt, vs + len(sub.rstrip(JS_WS))) if lt < len(sub) else (vs, vs)
+    value = p[vs:ve]
+    lt = len(value) - len(value.lstrip(JS_WS))
+    res.value_bounds = (vs + lt, vs + len(value.rstrip(JS_WS))) if lt < len(value) else (vs, vs)
+    res.quoted_list = members is not None
 
-    if unwrapped:
-        parts: list[list[int]] = [[vs, ve, -1]]
+    if members is not None:
+        parts: list[list[int]] = [[a, b, -1] for a, b in members]
+    elif unwrapped:
+        parts = [[vs, ve, -1]]
     else:
-        parts = _regroup(p, cl, tokenize(p), judge)
-
+        parts = _regroup(p, cl, split_parts(p), judge)
     res.parts = len(parts)
+
     accepted: list[Item] = []
     leftovers: list[tuple[int, int]] = []
+    bare = members is not None
+    hide = profile.hide_rejected
     for a, b, absorbed in parts:
-        q = p[a:b]
         cut = False
         cb = b
         if unwrapped is not None:
-            candidate = unwrapped
-            spaced = bool(unwrapped)
+            # An empty unwrapped value still replaces every candidate in ``next``; the
+            # release reads each whitespace part as written then.
+            if unwrapped or profile.unwrap_quoted_parts:
+                candidate = unwrapped
+            else:
+                candidate = p[a:b]
         else:
-            qb = unwrap_bounds(p, a, b)
+            qb = unwrap_bounds(p, a, b) if profile.unwrap_quoted_parts and p[a] in _QUOTES else None
             if qb is not None:
                 ca, cb = qb
                 candidate = p[ca:cb]
-                spaced = bool(candidate)
             else:
                 ca, cb, cut = cl.bounds(a, b)
                 candidate = p[ca:cb]
-                spaced = False
-        spaces = spaced or has_js_ws(candidate)
-        if judge.ok(candidate, spaces):
+        if judge.ok(candidate, True, bare):
             accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, p[cb:b]))
-        elif not has_js_ws(q) or not is_traversal_or_unsupported_home(candidate):
+        elif hide and (begins_independent(candidate) or looks_local(candidate)):
+            res.counted.append((a, b, candidate))
+            res.rejected.append((a, b, candidate, True, False))
+        elif not has_js_ws(p[a:b]) or not is_traversal_or_unsupported_home(candidate):
             leftovers.append((a, b))
-            res.rejected.append((a, b, candidate, spaces, True))
+            res.rejected.append((a, b, candidate, True, True))
         else:
-            res.rejected.append((a, b, candidate, spaces, False))
+            res.rejected.append((a, b, candidate, True, False))
 
-    trimmed_value = js_trim(value)
-    res.looks_local = looks_local(trimmed_value) or strip_file_prefix(trimmed_value) != (
-        trimmed_value
-    )
+    local_value = js_trim(stripped if stripped is not None else p)
+    res.looks_local = looks_local(local_value) or strip_file_prefix(local_value) != local_value
     if (
-        not unwrapped
+        members is None
+        and not unwrapped
         and len(accepted) == 1
         and leftovers
         and has_js_ws(value)
@@ -430,9 +427,9 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
             vb = max(fb, res.value_bounds[1])
             accepted = [Item(rescue, fa, vb, fcut, "rescue", tail=p[fb:vb])]
             leftovers = []
-            res.rejected = []
+            res.rejected = [r for r in res.rejected if (r[0], r[1], r[2]) in res.counted]
 
-    if not accepted:
+    if not accepted and members is None:
         if unwrapped is not None:
             fa, fb, fcut = vs, ve, False
             fallback = unwrapped
@@ -443,7 +440,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
             vb = max(fb, res.value_bounds[1])
             accepted = [Item(fallback, fa, vb, fcut, "fallback", tail=p[fb:vb])]
             leftovers = []
-            res.rejected = []
+            res.rejected = [r for r in res.rejected if (r[0], r[1], r[2]) in res.counted]
         else:
             res.fallback_failed = (fa, fb, fallback)
     elif unwrapped:

@@ -13,6 +13,7 @@ import re
 __all__ = [
     "JS_WS",
     "JS_WS_CLASS",
+    "LineBreaks",
     "LineIndex",
     "ascii_lower",
     "collapse_blank_runs",
@@ -124,3 +125,64 @@ class LineIndex:
     def line_start(self, line: int) -> int:
         """Offset where 1-based ``line`` starts."""
         return self._starts[line - 1]
+
+
+class LineBreaks:
+    """Where the lines of one text end, under a profile's rule: LF only, or CR, CRLF and LF.
+
+    Queries move forward through the text in practice, so the next position of each break
+    character is cached and found again only once the query passes it: many short lines
+    cost one scan in all, not one scan each.
+    """
+
+    __slots__ = ("_at", "_from", "cr", "text")
+
+    def __init__(self, text: str, cr: bool) -> None:
+        self.text = text
+        #: CR ends a line too (and the text holds one)
+        self.cr = cr and "\r" in text
+        self._at = {"\n": -1, "\r": -1}
+        self._from = {"\n": 1, "\r": 1}
+
+    def _next(self, ch: str, pos: int) -> int:
+        at = self._at[ch]
+        if not (self._from[ch] <= pos <= at):
+            found = self.text.find(ch, pos)
+            at = self._at[ch] = len(self.text) if found < 0 else found
+            self._from[ch] = pos
+        return at
+
+    def line_end(self, pos: int) -> int:
+        """End of the line holding ``pos`` (where its break starts, or the text's end)."""
+        end = self._next("\n", pos)
+        if self.cr:
+            end = min(end, self._next("\r", pos))
+        return end
+
+    def line_start(self, pos: int, floor: int = 0) -> int:
+        """Start of the line holding ``pos``, looking back no further than ``floor``."""
+        text = self.text
+        start = text.rfind("\n", floor, pos) + 1
+        if self.cr:
+            start = max(start, text.rfind("\r", floor, pos) + 1)
+        return max(start, floor)
+
+    def break_after(self, end: int) -> int:
+        """Length of the line break that starts at ``end`` (0 at the text's end)."""
+        text = self.text
+        if end >= len(text):
+            return 0
+        ch = text[end]
+        if ch == "\r" and self.cr:
+            return 2 if text.startswith("\n", end + 1) else 1
+        return 1 if ch == "\n" else 0
+
+    def break_before(self, start: int) -> int:
+        """Length of the line break that ends at ``start`` (0 at the text's start)."""
+        text = self.text
+        if start <= 0:
+            return 0
+        ch = text[start - 1]
+        if ch == "\n":
+            return 2 if self.cr and start >= 2 and text[start - 2] == "\r" else 1
+        return 1 if ch == "\r" and self.cr else 0

@@ -49,13 +49,27 @@ def _add_input(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", default="-", help="reply text file, or - for stdin")
     p.add_argument("--compact", action="store_true", help="one-line JSON")
     p.add_argument("--replace-invalid", action="store_true", help="read non-UTF-8 bytes as U+FFFD")
+    _add_profile(p)
+
+
+def _add_profile(p: argparse.ArgumentParser, default: str | None = None) -> None:
+    from .profiles import DEFAULT_PROFILE, PROFILES
+
+    p.add_argument(
+        "--profile",
+        choices=list(PROFILES),
+        default=default if default is not None else DEFAULT_PROFILE,
+        help="upstream behaviour to reproduce (default: %(default)s)",
+    )
 
 
 def _cmd_parse(args: argparse.Namespace) -> int:
     from .reply import parse_reply
 
     text = read_text(args.file, replace_invalid=args.replace_invalid)
-    result = parse_reply(text, current_message_id=args.current_message_id, explain=True)
+    result = parse_reply(
+        text, current_message_id=args.current_message_id, profile=args.profile, explain=True
+    )
     _emit(result.to_wire(), args.compact)
     return EXIT_OK
 
@@ -64,7 +78,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from .render import render_reply
 
     text = read_text(args.file, replace_invalid=args.replace_invalid)
-    _emit(render_reply(text, role=args.role, explain=True).to_wire(), args.compact)
+    _emit(
+        render_reply(text, role=args.role, profile=args.profile, explain=True).to_wire(),
+        args.compact,
+    )
     return EXIT_OK
 
 
@@ -84,10 +101,13 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 def _cmd_conformance(args: argparse.Namespace) -> int:
     from .conformance import load_cases, run, run_program
 
-    cases = load_cases(Path(args.cases) if args.cases else None, args.op or None)
+    profiles = None if args.profile == "all" else [args.profile]
+    cases = load_cases(Path(args.cases) if args.cases else None, args.op or None, profiles)
     report = run_program(cases, args.program) if args.program else run(cases)
     for failure in report.failures:
         print(failure.line())
+    for line in report.group_lines():
+        print(line)
     print(report.summary())
     return EXIT_OK if report.failed == 0 else EXIT_FAIL
 
@@ -122,6 +142,14 @@ def _build() -> argparse.ArgumentParser:
     )
     p.add_argument("--cases", help="directory of case files (default: the bundled cases)")
     p.add_argument("--op", action="append", help="only cases of this op (repeatable)")
+    from .profiles import PROFILES
+
+    p.add_argument(
+        "--profile",
+        choices=[*PROFILES, "all"],
+        default="all",
+        help="only this profile's reference cases (default: all profiles)",
+    )
     p.set_defaults(func=_cmd_conformance)
 
     try:

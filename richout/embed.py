@@ -26,9 +26,10 @@ from ._patch import Edit
 from ._text import ascii_lower, is_js_ws, js_ltrim, js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
-from .errors import InvalidInput, require_str
+from .errors import InvalidInput, require_bool, require_str
 from .lossless import edit_records
 from .models import CanvasBlock, CanvasPreview, Diagnostic, EmbedResult, Explanation, Span
+from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 
 __all__ = [
     "Attribute",
@@ -785,12 +786,18 @@ def _unmatched_reason(index: _Index, s: int, swallowed: bool) -> str:
 # --------------------------------------------------------------------------- public API
 
 
-def extract_embeds(text: str, *, explain: bool = False) -> EmbedResult:
+def extract_embeds(
+    text: str, *, profile: str | Profile = DEFAULT_PROFILE, explain: bool = False
+) -> EmbedResult:
     """Turn ``[embed ...]`` shortcodes outside code into canvas previews (EMBED.md §1-§7).
 
+    Every profile reads shortcodes the same way; ``profile`` is checked and accepted so all
+    parsing functions take the same arguments.
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
     require_str(text)
+    resolve_profile(profile)
+    require_bool(explain, "explain")
     ex = _extract(text, explain=explain)
     if not explain:
 

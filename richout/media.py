@@ -24,13 +24,22 @@ from . import _media_diag
 from ._markdown import ImageSpan, find_images
 from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_pieces
 from ._payload import Judge, PayloadResult, analyse_payload
-from ._text import JS_WS, collapse_blank_runs, js_rtrim, js_trim, utf16_len, utf16_prefix
+from ._text import (
+    JS_WS,
+    LineBreaks,
+    collapse_blank_runs,
+    js_rtrim,
+    js_trim,
+    utf16_len,
+    utf16_prefix,
+)
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
-from .errors import InvalidInput, require_str
+from .errors import InvalidInput, require_bool, require_str
 from .lossless import edit_records
 from .models import Diagnostic, Directives, Explanation, MediaSplit, Segment, Span
 from .policy import strip_file_prefix
+from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .tags import parse_directives
 
 __all__ = ["split_media"]
@@ -39,6 +48,10 @@ __all__ = ["split_media"]
 _MEDIA_AT_BOUNDARY = re.compile(r"(?<![A-Za-z0-9_])media:", re.IGNORECASE | re.ASCII)
 #: A line made only of whitespace (other than the line feed that ends it).
 _WS_ONLY_LINE = re.compile("(?m)^[" + JS_WS.replace("\n", "") + "]+$")
+#: The same where CR, CRLF and LF all end a line.
+_WS_ONLY_LINE_CR = re.compile(
+    "(?:(?<=[\r\n])|^)[" + JS_WS.replace("\n", "").replace("\r", "") + "]+(?=[\r\n]|$)"
+)
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 _BLANKS = re.compile(r"[ \t]*")
 _MAX_IMAGE_LINE_UNITS = 20_000
@@ -106,6 +119,8 @@ class Walk:
     media_lines: list[int] = field(default_factory=list)
     #: every §7 verdict of this reply (the diagnostics pass reuses them)
     judge: Judge = field(default_factory=Judge)
+    #: references rejected and hidden (profile ``next``'s ``rejectedMediaCount``)
+    rejected_count: int = 0
 
 
 def _lower_same_length(raw: str) -> str:
@@ -133,28 +148,31 @@ def has_media_token(raw: str) -> bool:
     return False
 
 
-def _lines_holding(hay: str, raw: str, needle: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every line of ``raw`` where ``hay`` holds ``needle`` (linear)."""
+def _lines_holding(hay: str, lines: LineBreaks, needle: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line where ``hay`` (the text or a same-length form of it)
+    holds ``needle`` (linear: each search starts past the previous line)."""
     out: list[tuple[int, int]] = []
-    n = len(raw)
+    n = len(lines.text)
     pos = hay.find(needle)
     scan_from = 0
     while pos >= 0:
-        nl = raw.rfind("\n", scan_from, pos)
-        ls = nl + 1 if nl >= 0 else scan_from
-        le = raw.find("\n", pos)
-        if le < 0:
-            le = n
+        ls = lines.line_start(pos, scan_from)
+        le = lines.line_end(pos)
         out.append((ls, le))
         if le >= n:
             break
-        scan_from = le + 1
+        scan_from = le + lines.break_after(le)
         pos = hay.find(needle, scan_from)
     return out
 
 
-def _passes_rule1(raw: str, start: int, end: int) -> bool:
-    """§5 rule 1: the left-trimmed line's first six UTF-16 units, upper-cased, begin ``MEDIA:``."""
+def _passes_rule1(raw: str, start: int, end: int, ascii_prefix: bool) -> bool:
+    """§5 rule 1: does the line open a ``MEDIA:`` directive?
+
+    ``ascii_prefix`` (profile ``next``): ``MEDIA:`` in ASCII letter case after JavaScript
+    whitespace. Otherwise (the release): the left-trimmed line's first six UTF-16 units,
+    upper-cased, begin ``MEDIA:`` (so ``MEDıA:`` passes).
+    """
     i = start
     # Most candidate lines start with the letter itself; skip the strip in that case.
     if i < end and raw[i] in JS_WS:
@@ -163,15 +181,22 @@ def _passes_rule1(raw: str, start: int, end: int) -> bool:
     head = raw[i : min(end, i + 6)]
     if head.isascii():
         return head.upper() == "MEDIA:"
+    if ascii_prefix:
+        return False
     return utf16_prefix(head, 6).upper().startswith("MEDIA:")
 
 
-def _payload_start(raw: str, after_colon: int, end: int) -> int:
-    """Where ``\\s*([^\\n]+)`` puts the payload: past the whitespace, keeping one character."""
+def _payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> int:
+    """Where ``\\s*`?([^\\n]+)`` puts the payload: past the whitespace and one backtick,
+    keeping at least one character."""
     rest = raw[after_colon:end]
     skipped = len(rest) - len(rest.lstrip(JS_WS))
     start = after_colon + skipped
-    return start if start < end else end - 1
+    if start >= end:
+        return end - 1
+    if skip_backtick and raw[start] == "`" and start + 1 < end:
+        return start + 1
+    return start
 
 
 def _is_http_prefix(s: str) -> bool:
@@ -191,9 +216,12 @@ class _Walker:
         directives_on: bool,
         images_on: bool,
         allowlist: dict[str, str] | None,
+        profile: Profile,
         explain: bool = True,
     ) -> None:
         self.explain = explain
+        self.profile = profile
+        self.lines = LineBreaks(raw, profile.cr_lines)
         self.raw = raw
         self.low = low
         self.media_on = media_on
@@ -201,7 +229,7 @@ class _Walker:
         self.images_on = images_on
         self.allowlist = allowlist
         self._cmap: CodeMap | None = None
-        self.walk = Walk(raw)
+        self.walk = Walk(raw, judge=Judge(profile))
 
     @property
     def cmap(self) -> CodeMap:
@@ -220,7 +248,7 @@ class _Walker:
         """§13.1-§13.3: the considered images of each line, keyed by line start."""
         raw = self.raw
         walk = self.walk
-        lines = _lines_holding(raw, raw, "![")
+        lines = _lines_holding(raw, self.lines, "![")
         if not lines:
             return {}
         scan = False
@@ -237,17 +265,13 @@ class _Walker:
         images = find_images(raw)
         if not images:
             return {}
-        starts = [0]
-        i = raw.find("\n")
-        while i >= 0:
-            starts.append(i + 1)
-            i = raw.find("\n", i + 1)
+        starts = _line_starts(self.lines)
         long_starts = {ls for ls, _ in walk.long_image_lines}
         out: dict[int, list[ImageSpan]] = {}
         for im in sorted(images, key=lambda s: s.start):
             k = bisect.bisect_right(starts, im.start) - 1
             ls = starts[k]
-            le = starts[k + 1] - 1 if k + 1 < len(starts) else len(raw)
+            le = self.lines.line_end(ls)
             if ls in long_starts:
                 continue  # reported once per line
             if im.end > le:
@@ -323,11 +347,14 @@ class _Walker:
             walk.empty_lines.append((ls, le))
             return
         ms = m.start()
-        ps = _payload_start(raw, m.end(), le)
+        ps = _payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
         res = analyse_payload(raw[ps:le], walk.judge)
         before = raw[ls:ms]
         segs: list[_SegmentItem] = []
         outcome: Literal["accepted", "removed", "kept"]
+        if res.counted:
+            walk.rejected_count += len(res.counted)
+            walk.consumed = True
         if res.accepted:
             outcome = "accepted"
             walk.consumed = True
@@ -341,7 +368,7 @@ class _Walker:
                     walk.spans.append(Span(kind="media", start=ms, end=le, value=item.value))
                 segs.append(("media", item.value))
             cleaned = collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
-        elif res.looks_local:
+        elif res.looks_local or res.counted:
             outcome = "removed"
             walk.consumed = True
             cleaned = collapse_blank_runs(before)
@@ -361,17 +388,17 @@ class _Walker:
         walk = self.walk
         lines: dict[int, int] = {}
         if self.media_on:
-            for ls, le in _lines_holding(self.low, raw, "media:"):
+            for ls, le in _lines_holding(self.low, self.lines, "media:"):
                 lines[ls] = le
                 walk.media_lines.append(ls)
         images: dict[int, list[ImageSpan]] = {}
         if self.images_on and "![" in raw:
             images = self._images_by_line()
             for ls in images:
-                lines[ls] = _line_end(raw, ls)
+                lines[ls] = self.lines.line_end(ls)
         for ls in sorted(lines):
             le = lines[ls]
-            rule1 = _passes_rule1(raw, ls, le)
+            rule1 = _passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
             # The option, not the presence of "media:", decides: a U+0131 spelling passes
             # rule 1 without any "media:" and is then neither a directive nor image-scanned.
             if rule1 and self.directives_on:
@@ -386,21 +413,31 @@ class _Walker:
         return walk
 
 
-def _line_end(raw: str, start: int) -> int:
-    end = raw.find("\n", start)
-    return len(raw) if end < 0 else end
+def _line_starts(lines: LineBreaks) -> list[int]:
+    """The start of every line of the text."""
+    text = lines.text
+    starts = [0]
+    pos = 0
+    n = len(text)
+    while True:
+        end = lines.line_end(pos)
+        if end >= n:
+            return starts
+        pos = end + lines.break_after(end)
+        starts.append(pos)
 
 
-def _walk_patch(raw: str, changes: list[_LineChange]) -> Patch:
-    """The line walk as a patch over *raw* (kept lines joined with ``\\n``, §3 step 5)."""
-    return _coalesced_patch(raw, _walk_pieces(raw, changes))
+def _walk_patch(lines: LineBreaks, changes: list[_LineChange]) -> Patch:
+    """The line walk as a patch over the text (§3 step 5)."""
+    return _coalesced_patch(lines.text, _walk_pieces(lines, changes))
 
 
-def _walk_text(raw: str, changes: list[_LineChange]) -> str:
+def _walk_text(lines: LineBreaks, changes: list[_LineChange]) -> str:
     """The text the line walk leaves (what applying :func:`_walk_patch` gives, directly)."""
+    raw = lines.text
     out: list[str] = []
     cursor = 0
-    for start, end, repl in _walk_pieces(raw, changes):
+    for start, end, repl in _walk_pieces(lines, changes):
         out.append(raw[cursor:start])
         out.append(repl)
         cursor = end
@@ -408,22 +445,32 @@ def _walk_text(raw: str, changes: list[_LineChange]) -> str:
     return "".join(out)
 
 
-def _walk_pieces(raw: str, changes: list[_LineChange]) -> list[tuple[int, int, str]]:
-    """Replacements over *raw*: changed lines, and removed lines with one adjacent break."""
+def _walk_pieces(lines: LineBreaks, changes: list[_LineChange]) -> list[tuple[int, int, str]]:
+    """Replacements over the text: changed lines, and removed lines with one break each.
+
+    Kept lines are joined by the break that followed each of them in the input, so a
+    removed line leaves with its own break, except after the last kept line, where the
+    removed tail leaves together with that line's break.
+    """
+    n = len(lines.text)
+    k = len(changes)
+    tail = k  # changes[tail:] remove every line up to the end of the text
+    reach = n
+    while tail > 0:
+        ch = changes[tail - 1]
+        if ch.replacement is not None or ch.end + lines.break_after(ch.end) != reach:
+            break
+        tail -= 1
+        reach = ch.start
     pieces: list[tuple[int, int, str]] = []
-    n = len(raw)
-    removed_prefix_end = 0  # every line before this offset was removed
-    for ch in changes:
+    for ch in changes[:tail]:
         if ch.replacement is not None:
             pieces.append((ch.start, ch.end, ch.replacement))
-            continue
-        if ch.start == removed_prefix_end:
-            # Nothing kept before it: the line leaves with the break that follows it.
-            end = ch.end + 1 if ch.end < n else ch.end
-            pieces.append((ch.start, end, ""))
-            removed_prefix_end = end
         else:
-            pieces.append((ch.start - 1, ch.end, ""))
+            pieces.append((ch.start, ch.end + lines.break_after(ch.end), ""))
+    if tail < k:
+        start = reach - lines.break_before(reach)
+        pieces.append((start, n, ""))
     return pieces
 
 
@@ -478,8 +525,8 @@ def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str | None]]) ->
     return patch_from_pieces(raw, merged)
 
 
-def _leading_blank_lines(s: str) -> int:
-    """Length of the leading run of lines holding only spaces and tabs (with their ``\\n``)."""
+def _leading_blank_lines(s: str, cr: bool) -> int:
+    """Length of the leading run of lines holding only spaces and tabs (with their breaks)."""
     end = 0
     n = len(s)
     match = _BLANKS.match
@@ -489,65 +536,86 @@ def _leading_blank_lines(s: str) -> int:
         if j < n and s[j] == "\n":
             end = j + 1
             continue
+        if cr and j < n and s[j] == "\r":
+            end = j + 2 if s.startswith("\n", j + 1) else j + 1
+            continue
         return end
 
 
 class _TextSeg:
     """A text segment under construction: pieces joined once at the end."""
 
-    __slots__ = ("ends_nl", "pieces")
+    __slots__ = ("ends_break", "pieces")
 
-    def __init__(self, first: str) -> None:
+    def __init__(self, first: str, breaks: str) -> None:
         self.pieces = [first]
-        self.ends_nl = first.endswith("\n")
+        self.ends_break = first[-1:] in breaks
 
 
 class _SegmentBuilder:
-    """§12 "push" semantics, with text segments kept as piece lists (linear joins)."""
+    """§12 "push" semantics, with text segments kept as piece lists (linear joins).
 
-    def __init__(self) -> None:
+    Each pushed line carries the break that ended it; a later line is joined to an open text
+    segment with the break of the line pushed before it.
+    """
+
+    def __init__(self, lines: LineBreaks) -> None:
         self.items: list[_TextSeg | str] = []  # a str item is a media URL
         self.last_text: _TextSeg | None = None
+        self.lines = lines
+        #: characters that count as "the text already ends with a line break"
+        self.breaks = "\r\n" if lines.cr else "\n"
+        self.sep = ""
 
-    def push(self, line: str) -> None:
-        """Push one line (or a changed line's text) as §12 says."""
+    def push(self, line: str, sep: str) -> None:
+        """Push one line (or a changed line's text) ended by ``sep``, as §12 says."""
         items = self.items
         blank = not line or not js_trim(line)
         last = items[-1] if items else None
         if isinstance(last, _TextSeg):
-            last.pieces.append("\n")
+            last.pieces.append(self.sep)
             if blank:
-                last.ends_nl = True
+                last.ends_break = bool(self.sep) or last.ends_break
             else:
                 last.pieces.append(line)
-                last.ends_nl = line.endswith("\n")
+                last.ends_break = line[-1] in self.breaks
+            self.sep = sep
         elif blank:
             lt = self.last_text
-            if last is not None and lt is not None and not lt.ends_nl:
-                lt.pieces.append("\n")
-                lt.ends_nl = True
+            if last is not None and lt is not None and not lt.ends_break:
+                lt.pieces.append(self.sep)
+                lt.ends_break = bool(self.sep)
         else:
-            seg = _TextSeg(line)
+            seg = _TextSeg(line, self.breaks)
             items.append(seg)
             self.last_text = seg
+            self.sep = sep
 
-    def push_block(self, raw: str, start: int, end: int) -> None:
-        """Push every line of ``raw[start:end]`` (kept lines), in bulk once a text is open."""
+    def push_block(self, start: int, end: int) -> None:
+        """Push every line of ``text[start:end]`` (kept lines), in bulk once a text is open."""
+        lines = self.lines
+        raw = lines.text
         while start <= end and not (self.items and isinstance(self.items[-1], _TextSeg)):
-            nl = raw.find("\n", start, end)
-            stop = end if nl < 0 else nl
-            self.push(raw[start:stop])
-            start = stop + 1
+            stop = min(lines.line_end(start), end)
+            brk = lines.break_after(stop)
+            self.push(raw[start:stop], raw[stop : stop + brk])
+            start = stop + brk if brk else stop + 1
         if start > end:
             return
-        # Appending to an open text segment: each line adds "\n" and itself, except that a
-        # whitespace-only line adds nothing after its "\n".
-        rest = _WS_ONLY_LINE.sub("", raw[start:end])
+        # Appending to an open text segment: each line adds the previous break and itself,
+        # except that a whitespace-only line adds nothing after that break.
+        block = raw[start:end]
+        rest = (_WS_ONLY_LINE_CR if lines.cr else _WS_ONLY_LINE).sub("", block)
         seg = self.items[-1]
         assert isinstance(seg, _TextSeg)
-        seg.pieces.append("\n")
+        seg.pieces.append(self.sep)
         seg.pieces.append(rest)
-        seg.ends_nl = not rest or rest.endswith("\n")
+        if rest:
+            seg.ends_break = rest[-1] in self.breaks
+        elif self.sep:
+            seg.ends_break = True
+        brk = lines.break_after(end)
+        self.sep = raw[end : end + brk]
 
     def media(self, url: str) -> None:
         """Append a media segment."""
@@ -563,21 +631,24 @@ class _SegmentBuilder:
         ]
 
 
-def _build_segments(raw: str, changes: list[_LineChange]) -> list[Segment]:
-    """§12: push every kept raw line and every changed line's own segments, in order."""
-    sb = _SegmentBuilder()
+def _build_segments(lines: LineBreaks, changes: list[_LineChange]) -> list[Segment]:
+    """§12: push every kept line and every changed line's own segments, in order."""
+    raw = lines.text
+    sb = _SegmentBuilder(lines)
     cursor = 0  # start of the next unpushed line
     for ch in changes:
         if ch.start > cursor:
-            sb.push_block(raw, cursor, ch.start - 1)
+            sb.push_block(cursor, ch.start - lines.break_before(ch.start))
+        brk = lines.break_after(ch.end)
+        sep = raw[ch.end : ch.end + brk]
         for kind, value in ch.segments:
             if kind == "text":
-                sb.push(value)
+                sb.push(value, sep)
             else:
                 sb.media(value)
-        cursor = ch.end + 1
+        cursor = ch.end + brk if brk else ch.end + 1
     if cursor <= len(raw):
-        sb.push_block(raw, cursor, len(raw))
+        sb.push_block(cursor, len(raw))
     return sb.build()
 
 
@@ -612,13 +683,41 @@ def split_media(
     markdown_image_allowlist: Sequence[str] | None = None,
     extract_media_directives: bool = True,
     extract_audio_directives: bool = True,
+    preserve_trailing_whitespace: bool = False,
+    profile: str | Profile = DEFAULT_PROFILE,
     explain: bool = False,
 ) -> MediaSplit:
     """Split reply text into visible text, media references, voice flag and segments.
 
+    ``profile`` names the upstream behaviour to reproduce (:data:`richout.PROFILES`).
+    ``preserve_trailing_whitespace`` keeps the input's trailing whitespace, and the line
+    break left after a removed final ``MEDIA:`` line, as upstream's option of that name does.
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
     require_str(text)
+    prof = resolve_profile(profile)
+    for flag, name in (
+        (extract_markdown_images, "extract_markdown_images"),
+        (extract_media_directives, "extract_media_directives"),
+        (extract_audio_directives, "extract_audio_directives"),
+        (preserve_trailing_whitespace, "preserve_trailing_whitespace"),
+        (explain, "explain"),
+    ):
+        require_bool(flag, name)
+    if preserve_trailing_whitespace:
+        return _keep_tail(
+            text,
+            _split(
+                text,
+                extract_markdown_images,
+                markdown_image_allowlist,
+                extract_media_directives,
+                extract_audio_directives,
+                prof,
+                explain=explain,
+            ),
+            explain,
+        )
     if markdown_image_allowlist is not None:
         if isinstance(markdown_image_allowlist, str):
             raise InvalidInput("markdown_image_allowlist must be a list of strings, not a string")
@@ -630,7 +729,40 @@ def split_media(
         markdown_image_allowlist,
         extract_media_directives,
         extract_audio_directives,
+        prof,
         explain=explain,
+    )
+
+
+def _keep_tail(text: str, split: MediaSplit, explain: bool) -> MediaSplit:
+    """``preserve_trailing_whitespace``: the input's trailing whitespace ends the text again.
+
+    Upstream skips its final trims with this option, so what follows the last visible
+    character (the break after a removed final ``MEDIA:`` line, a CR) reaches the caller.
+    """
+    tail = text[len(js_rtrim(text)) :]
+    if not tail:
+        return split
+    out = split.text + tail
+    fields = {
+        "text": out,
+        "media_urls": split.media_urls,
+        "audio_as_voice": split.audio_as_voice,
+        "segments": split.segments,
+        "rejected_media_count": split.rejected_media_count,
+    }
+
+    def explainer() -> Explanation:
+        exp = split.explanation()
+        patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in exp.edits]
+        patch = compose(patch, [Edit(len(split.text), len(split.text), "", tail)], split.text)
+        return Explanation(exp.diagnostics, exp.spans, edit_records(patch))
+
+    if not explain:
+        return MediaSplit.lazy(explainer, **fields)
+    exp = explainer()
+    return MediaSplit.explained(
+        diagnostics=exp.diagnostics, spans=exp.spans, edits=exp.edits, **fields
     )
 
 
@@ -640,6 +772,7 @@ def _split(
     markdown_image_allowlist: Sequence[str] | None,
     extract_media_directives: bool,
     extract_audio_directives: bool,
+    profile: Profile,
     *,
     explain: bool,
 ) -> MediaSplit:
@@ -650,6 +783,7 @@ def _split(
             markdown_image_allowlist,
             extract_media_directives,
             extract_audio_directives,
+            profile,
             explain=True,
         ).explanation()
 
@@ -666,7 +800,9 @@ def _split(
             return MediaSplit.lazy(explainer, text=raw)
         low = _lower_same_length(raw)
         _, trim_patch = _trim_patch(text)
-        diags = _media_diag.fast_path(text, raw, low, extract_media_directives, images_on)
+        diags = _media_diag.fast_path(
+            text, raw, low, extract_media_directives, images_on, profile
+        )
         return MediaSplit.explained(text=raw, diagnostics=diags, edits=edit_records(trim_patch))
 
     low = _lower_same_length(raw)
@@ -683,16 +819,18 @@ def _split(
         directives_on=extract_media_directives,
         images_on=images_on,
         allowlist=allowlist,
+        profile=profile,
         explain=explain,
     )
     walk = walker.run()
+    lines = walker.lines
 
     if explain:
-        walk_patch = _walk_patch(raw, walk.changes)
+        walk_patch = _walk_patch(lines, walk.changes)
         joined = apply(raw, walk_patch) if walk_patch else raw
     else:
-        joined = _walk_text(raw, walk.changes) if walk.changes else raw
-    lead = _leading_blank_lines(joined)
+        joined = _walk_text(lines, walk.changes) if walk.changes else raw
+    lead = _leading_blank_lines(joined, lines.cr)
     visible = joined[lead:]
 
     audio = False
@@ -708,12 +846,14 @@ def _split(
             strip_reply_tags=False,
             explain=explain,
             code_map=walker.code_map_if_built() if visible == raw else None,
+            profile=profile,
         )
         tagged = directives.text
         audio = directives.audio_as_voice
     final = js_rtrim(tagged)
 
     media = walk.media
+    rejected = walk.rejected_count
     consumed = bool(media) or walk.consumed or audio
     out_text = final if consumed else raw
     segments: list[Segment]
@@ -721,13 +861,18 @@ def _split(
     if not media:
         segments = [Segment.trusted(type="text", text=out_text)] if out_text else []
     else:
-        segments = _build_segments(raw, walk.changes)
+        segments = _build_segments(lines, walk.changes)
         built = bool(segments)
         if not segments:
             segments = [Segment.trusted(type="text", text=out_text)]
     if not explain:
         return MediaSplit.lazy(
-            explainer, text=out_text, media_urls=media, audio_as_voice=audio, segments=segments
+            explainer,
+            text=out_text,
+            media_urls=media,
+            audio_as_voice=audio,
+            segments=segments,
+            rejected_media_count=rejected,
         )
 
     # ---- explanation: edits, spans and diagnostics, over the input text
@@ -780,6 +925,7 @@ def _split(
         media_urls=media,
         audio_as_voice=audio,
         segments=segments,
+        rejected_media_count=rejected,
         diagnostics=diag.build(),
         spans=spans,
         edits=edit_records(patch),

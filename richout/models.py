@@ -52,7 +52,7 @@ class Model(BaseModel):
         extra="forbid",
     )
 
-    #: Wire names of fields left out when false, ``[]`` or ``{}``.
+    #: Wire names of fields left out when false, ``0``, ``[]`` or ``{}``.
     _omit_empty: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
@@ -102,7 +102,9 @@ def _prune(model: Model, data: dict[str, Any]) -> dict[str, Any]:
     names = _wire_names(type(model))
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if value is None or (key in omit and (value is False or value in ([], {}))):
+        if value is None or (
+            key in omit and (value is False or value in ([], {}) or (type(value) is int and not value))
+        ):
             continue
         attr = getattr(model, names.get(key, key), None)
         if isinstance(attr, Model) and isinstance(value, dict):
@@ -224,6 +226,20 @@ class Explained(Model):
         obj._explanation = Explanation(diagnostics or [], spans or [], edits or [])
         return obj
 
+    def outputs_wire(self) -> dict[str, Any]:
+        """The wire form without ``diagnostics``, ``spans`` and ``edits`` (not computed).
+
+        Exactly the keys the upstream code returns, so another program can compare whole
+        outputs; a lazy result stays unexplained.
+        """
+        data: dict[str, Any] = self.model_dump(
+            mode="json", exclude={"diagnostics", "spans", "edits"}
+        )
+        out = _prune(self, data)
+        for key in ("diagnostics", "spans", "edits"):
+            out.pop(key, None)
+        return out
+
     def explanation(self) -> Explanation:
         """The diagnostics, spans and edits (computed now if they were deferred)."""
         exp = self._explanation
@@ -277,7 +293,7 @@ class MediaSplit(Explained):
     """Result of :func:`richout.split_media` (MEDIA.md §2)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset(
-        {"mediaUrls", "audioAsVoice", "diagnostics", "spans", "edits"}
+        {"mediaUrls", "audioAsVoice", "rejectedMediaCount", "diagnostics", "spans", "edits"}
     )
 
     text: str = Field(description="Visible text.")
@@ -291,6 +307,13 @@ class MediaSplit(Explained):
     segments: list[Segment] | None = Field(
         None,
         description="Ordered text/media pieces (MEDIA.md §12); absent on the fast paths.",
+    )
+    rejected_media_count: int = Field(
+        0,
+        description=(
+            "References the policy rejected and removed from the text (profile next; "
+            "absent on the wire when 0)."
+        ),
     )
 
 
@@ -312,7 +335,15 @@ class Reply(Explained):
     """The delivery view: what a gateway sends on a non-web channel (TAGS.md §7)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset(
-        {"mediaUrls", "audioAsVoice", "replyToCurrent", "diagnostics", "spans", "edits"}
+        {
+            "mediaUrls",
+            "audioAsVoice",
+            "replyToCurrent",
+            "rejectedMediaCount",
+            "diagnostics",
+            "spans",
+            "edits",
+        }
     )
 
     text: str
@@ -322,6 +353,13 @@ class Reply(Explained):
     reply_to_current: bool = False
     reply_to_tag: bool = False
     is_silent: bool = False
+    rejected_media_count: int = Field(
+        0,
+        description=(
+            "References the policy rejected and removed from the text (profile next; "
+            "absent on the wire when 0)."
+        ),
+    )
 
 
 class CanvasPreview(Model):
@@ -384,6 +422,12 @@ class RenderedReply(Explained):
     def to_wire(self) -> dict[str, Any]:
         """Wire form; ``replyTarget`` is always present (``null`` when unset)."""
         out = super().to_wire()
+        out.setdefault("replyTarget", None)
+        return out
+
+    def outputs_wire(self) -> dict[str, Any]:
+        """Wire form without explanations; ``replyTarget`` is always present."""
+        out = super().outputs_wire()
         out.setdefault("replyTarget", None)
         return out
 

@@ -6,12 +6,13 @@ wire names; bad arguments raise :class:`~richout.errors.InvalidInput`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from .errors import InvalidInput
+from .errors import InvalidInput, InvalidOptions
 from .jsonl import Handler
+from .profiles import DEFAULT_PROFILE, PROFILES, Profile, resolve_profile
 
-__all__ = ["OPS", "opt_bool", "opt_str", "opt_str_list", "req_str"]
+__all__ = ["OPS", "check_options", "opt_bool", "opt_str", "opt_str_list", "req_str"]
 
 
 def req_str(value: Any, what: str = "input") -> str:
@@ -51,58 +52,151 @@ def opt_str_list(options: dict[str, Any], name: str) -> list[str] | None:
     return value
 
 
+#: Options every reference op takes besides its own.
+_COMMON = ("profile", "explain")
+
+
+def check_options(options: dict[str, Any], op: str, known: tuple[str, ...]) -> None:
+    """Raise :class:`InvalidOptions` for an option name ``op`` does not take."""
+    unknown = sorted(k for k in options if k not in known)
+    if unknown:
+        names = ", ".join(known) if known else "none"
+        raise InvalidOptions(
+            f"op {op} does not take option(s) {', '.join(unknown)}; it takes: {names} "
+            "(option names are camelCase, as on the wire)"
+        )
+
+
+def _profile(options: dict[str, Any]) -> Profile:
+    value = options.get("profile")
+    if value is None:
+        return PROFILES[DEFAULT_PROFILE]
+    if not isinstance(value, str):
+        raise InvalidOptions(f"option profile must be a string, got {value!r}")
+    return resolve_profile(value, "option profile")
+
+
+def _wire(result: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The result's wire form; with ``explain: false`` only the output keys."""
+    if opt_bool(options, "explain", True):
+        return cast("dict[str, Any]", result.to_wire())
+    return cast("dict[str, Any]", result.outputs_wire())
+
+
 def _media(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .media import split_media
 
-    return split_media(
-        req_str(inp),
-        extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
-        markdown_image_allowlist=opt_str_list(options, "markdownImageAllowlist"),
-        extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
-        extract_audio_directives=opt_bool(options, "extractAudioDirectives", True),
-        explain=True,
-    ).to_wire()
+    check_options(
+        options,
+        "media",
+        (
+            "extractMarkdownImages",
+            "markdownImageAllowlist",
+            "extractMediaDirectives",
+            "extractAudioDirectives",
+            "preserveTrailingWhitespace",
+            *_COMMON,
+        ),
+    )
+    explain = opt_bool(options, "explain", True)
+    return _wire(
+        split_media(
+            req_str(inp),
+            extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
+            markdown_image_allowlist=opt_str_list(options, "markdownImageAllowlist"),
+            extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
+            extract_audio_directives=opt_bool(options, "extractAudioDirectives", True),
+            preserve_trailing_whitespace=opt_bool(options, "preserveTrailingWhitespace", False),
+            profile=_profile(options),
+            explain=explain,
+        ),
+        options,
+    )
 
 
 def _directives(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .tags import parse_directives
 
-    return parse_directives(
-        req_str(inp),
-        current_message_id=opt_str(options, "currentMessageId"),
-        strip_audio_tag=opt_bool(options, "stripAudioTag", True),
-        strip_reply_tags=opt_bool(options, "stripReplyTags", True),
-        explain=True,
-    ).to_wire()
+    check_options(
+        options,
+        "directives",
+        (
+            "currentMessageId",
+            "stripAudioTag",
+            "stripReplyTags",
+            *_COMMON,
+        ),
+    )
+    return _wire(
+        parse_directives(
+            req_str(inp),
+            current_message_id=opt_str(options, "currentMessageId"),
+            strip_audio_tag=opt_bool(options, "stripAudioTag", True),
+            strip_reply_tags=opt_bool(options, "stripReplyTags", True),
+            profile=_profile(options),
+            explain=opt_bool(options, "explain", True),
+        ),
+        options,
+    )
 
 
 def _reply(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .reply import parse_reply
 
+    check_options(
+        options,
+        "reply",
+        (
+            "currentMessageId",
+            "silentToken",
+            "extractMarkdownImages",
+            "extractMediaDirectives",
+            "preserveTrailingWhitespace",
+            *_COMMON,
+        ),
+    )
     token = opt_str(options, "silentToken")
-    return parse_reply(
-        req_str(inp),
-        current_message_id=opt_str(options, "currentMessageId"),
-        silent_token="NO_REPLY" if token is None else token,
-        extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
-        extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
-        explain=True,
-    ).to_wire()
+    return _wire(
+        parse_reply(
+            req_str(inp),
+            current_message_id=opt_str(options, "currentMessageId"),
+            silent_token="NO_REPLY" if token is None else token,
+            extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
+            extract_media_directives=opt_bool(options, "extractMediaDirectives", True),
+            preserve_trailing_whitespace=opt_bool(options, "preserveTrailingWhitespace", False),
+            profile=_profile(options),
+            explain=opt_bool(options, "explain", True),
+        ),
+        options,
+    )
 
 
 def _embed(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .embed import extract_embeds
 
-    return extract_embeds(req_str(inp), explain=True).to_wire()
+    check_options(options, "embed", _COMMON)
+    return _wire(
+        extract_embeds(
+            req_str(inp), profile=_profile(options), explain=opt_bool(options, "explain", True)
+        ),
+        options,
+    )
 
 
 def _render(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .render import render_reply
 
+    check_options(options, "render", ("role", *_COMMON))
     role = opt_str(options, "role")
-    return render_reply(
-        req_str(inp), role="assistant" if role is None else role, explain=True
-    ).to_wire()
+    return _wire(
+        render_reply(
+            req_str(inp),
+            role="assistant" if role is None else role,
+            profile=_profile(options),
+            explain=opt_bool(options, "explain", True),
+        ),
+        options,
+    )
 
 
 def _text_ops() -> dict[str, Handler]:

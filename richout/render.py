@@ -16,7 +16,7 @@ from ._patch import Edit, compose, offset_mapper
 from ._text import JS_WS_CLASS, js_rtrim
 from .diagnostics import Diagnostics
 from .embed import extract_embeds
-from .errors import require_str
+from .errors import require_bool, require_str
 from .lossless import edit_records
 from .media import has_media_token, split_media
 from .models import (
@@ -28,6 +28,7 @@ from .models import (
     ReplyTarget,
     Span,
 )
+from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .tags import parse_directives, untagged_text
 
 __all__ = ["render_reply"]
@@ -129,20 +130,33 @@ def _not_assistant(text: str, role: str) -> RenderedReply:
     )
 
 
-def render_reply(text: str, *, role: str = "assistant", explain: bool = False) -> RenderedReply:
+def render_reply(
+    text: str,
+    *,
+    role: str = "assistant",
+    profile: str | Profile = DEFAULT_PROFILE,
+    explain: bool = False,
+) -> RenderedReply:
     """The WebChat / Control UI view: text, reply target, voice flag, attachments, canvas.
 
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
     require_str(text)
     require_str(role, "role")
+    prof = resolve_profile(profile)
+    require_bool(explain, "explain")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
 
     def explainer() -> Explanation:
-        return render_reply(text, role=role, explain=True).explanation()
+        return render_reply(text, role=role, profile=prof, explain=True).explanation()
 
-    if not explain and "[" not in text and not has_media_token(text):
+    if (
+        not explain
+        and not prof.normalize_rewritten_whitespace
+        and "[" not in text
+        and not has_media_token(text)
+    ):
         # No shortcode, tag or MEDIA: token: the layers would only trim (TAGS.md §5.1), and
         # building their three results costs more than the trimming.
         visible = untagged_text(js_rtrim(text))
@@ -154,9 +168,9 @@ def render_reply(text: str, *, role: str = "assistant", explain: bool = False) -
 
     embeds = extract_embeds(text, explain=explain)
     t1 = embeds.text
-    media = split_media(t1, explain=explain)
+    media = split_media(t1, profile=prof, explain=explain)
     t2 = media.text
-    tags = parse_directives(t2, explain=explain)
+    tags = parse_directives(t2, profile=prof, explain=explain)
 
     if tags.reply_to_explicit_id is not None:
         target: ReplyTarget | None = ReplyTarget(mode="id", id=tags.reply_to_explicit_id)

@@ -28,10 +28,11 @@ from ._text import ascii_lower, is_js_ws, js_ltrim, js_rtrim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
 from .embed import embeds_for_delivery_diagnostics
-from .errors import require_str
+from .errors import require_bool, require_str
 from .lossless import edit_records
 from .media import has_media_token, split_media
 from .models import Diagnostic, EditRecord, Explanation, Reply, Span, SpanKind
+from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .silent import DEFAULT_TOKEN, SilentRule, may_contain_token, silent_rule
 from .tags import ReplyTagReader, TagMatch, parse_directives, read_audio_tag
 
@@ -341,13 +342,20 @@ def parse_reply(
     silent_token: str = DEFAULT_TOKEN,
     extract_markdown_images: bool = False,
     extract_media_directives: bool = True,
+    preserve_trailing_whitespace: bool = False,
+    profile: str | Profile = DEFAULT_PROFILE,
     explain: bool = False,
 ) -> Reply:
     """The delivery view of a reply (TAGS.md §7): text, media, voice flag, reply target.
 
+    ``profile`` names the upstream behaviour to reproduce (:data:`richout.PROFILES`);
+    ``preserve_trailing_whitespace`` keeps what follows the last visible character, as
+    upstream's option of that name does.
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
     require_str(text)
+    prof = resolve_profile(profile)
+    require_bool(preserve_trailing_whitespace, "preserve_trailing_whitespace")
     require_str(current_message_id, "current_message_id", optional=True)
     require_str(silent_token, "silent_token")
 
@@ -358,10 +366,31 @@ def parse_reply(
             silent_token=silent_token,
             extract_markdown_images=extract_markdown_images,
             extract_media_directives=extract_media_directives,
+            preserve_trailing_whitespace=preserve_trailing_whitespace,
+            profile=prof,
             explain=True,
         ).explanation()
 
-    if not explain and "[" not in text and not has_media_token(text):
+    if prof.normalize_rewritten_whitespace:
+        from ._release import release_reply
+
+        return release_reply(
+            text,
+            current_message_id=current_message_id,
+            silent_token=silent_token,
+            extract_markdown_images=extract_markdown_images,
+            extract_media_directives=extract_media_directives,
+            preserve_trailing_whitespace=preserve_trailing_whitespace,
+            profile=prof,
+            explainer=explainer,
+            explain=explain,
+        )
+    if (
+        not explain
+        and not preserve_trailing_whitespace
+        and "[" not in text
+        and not has_media_token(text)
+    ):
         # No tag, image or MEDIA: token: every layer but the silent rule is a trim.
         visible = js_rtrim(text)
         silent = silent_rule(visible, silent_token) is not None
@@ -370,6 +399,8 @@ def parse_reply(
         text,
         extract_markdown_images=extract_markdown_images,
         extract_media_directives=extract_media_directives,
+        preserve_trailing_whitespace=preserve_trailing_whitespace,
+        profile=prof,
         explain=explain,
     )
     t1 = split.text
@@ -403,6 +434,7 @@ def parse_reply(
         "reply_to_current": directives.reply_to_current if directives is not None else False,
         "reply_to_tag": directives.has_reply_tag if directives is not None else False,
         "is_silent": rule is not None,
+        "rejected_media_count": split.rejected_media_count,
     }
     if not explain:
         return Reply.lazy(explainer, **outputs)

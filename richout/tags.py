@@ -41,9 +41,10 @@ from ._tagscan import (
 from ._text import js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
-from .errors import require_str
+from .errors import require_bool, require_str
 from .lossless import edit_records
 from .models import Directives, Explanation, Span
+from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 
 __all__ = [
     "MAX_REPLY_ID_LENGTH",
@@ -374,14 +375,17 @@ def parse_directives(
     strip_audio_tag: bool = True,
     strip_reply_tags: bool = True,
     code_map: CodeMap | None = None,
+    profile: str | Profile = DEFAULT_PROFILE,
     explain: bool = False,
 ) -> Directives:
     """Read the audio and reply tags of ``text`` (TAGS.md §6); remove the stripped kinds.
 
     ``code_map`` is an optional :class:`~richout.codemap.CodeMap` the caller already built
     for exactly ``text`` (reused, with whatever it has computed; ignored for another text).
+    ``profile`` names the upstream behaviour to reproduce (:data:`richout.PROFILES`).
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
+    prof = resolve_profile(profile)
 
     def explainer() -> Explanation:
         return parse_directives(
@@ -389,11 +393,26 @@ def parse_directives(
             current_message_id=current_message_id,
             strip_audio_tag=strip_audio_tag,
             strip_reply_tags=strip_reply_tags,
+            profile=prof,
             explain=True,
         ).explanation()
 
     require_str(text)
     require_str(current_message_id, "current_message_id", optional=True)
+    require_bool(strip_audio_tag, "strip_audio_tag")
+    require_bool(strip_reply_tags, "strip_reply_tags")
+    require_bool(explain, "explain")
+    if prof.normalize_rewritten_whitespace:
+        from ._release import release_directives
+
+        return release_directives(
+            text,
+            current_message_id=current_message_id,
+            strip_audio_tag=strip_audio_tag,
+            strip_reply_tags=strip_reply_tags,
+            explainer=explainer,
+            explain=explain,
+        )
     if not text:
         return Directives.explained(text="")
     if code_map is not None and code_map.text is not text and code_map.text != text:

@@ -64,6 +64,7 @@ OK = Verdict(True)
 
 # The submodules import Verdict/OK from here, so they must be defined before these imports.
 from .._text import ascii_lower, has_js_ws, utf16_len  # noqa: E402
+from ..profiles import NEXT, Profile  # noqa: E402
 from .inbound import check_inbound, parse_inbound  # noqa: E402
 from .local import (  # noqa: E402
     has_file_extension,
@@ -106,7 +107,11 @@ def _url_kind(s: str) -> int:
 
 
 def is_valid_reference(
-    candidate: str, *, allow_spaces: bool = False, allow_bare_filename: bool = False
+    candidate: str,
+    *,
+    allow_spaces: bool = False,
+    allow_bare_filename: bool = False,
+    profile: Profile = NEXT,
 ) -> bool:
     """MEDIA §7 as a bare decision: the same answer as ``check_reference(...).ok``, faster."""
     s = strip_file_prefix(candidate)
@@ -116,8 +121,8 @@ def is_valid_reference(
         return False
     kind = _url_kind(s)
     if kind == _HTTP:
-        return check_remote(s) is OK
-    if kind == _MEDIA:
+        return check_remote(s, ip_literal_first=profile.ip_literal_first) is OK
+    if kind == _MEDIA and profile.inbound_media:
         return parse_inbound(s) is not None
     # Traversal is a hard reject before both the local shape and the bare-filename fallback.
     if is_traversal_or_unsupported_home(s):
@@ -198,9 +203,17 @@ def _unrecognised(s: str, allow_bare_filename: bool) -> Verdict:
 
 
 def check_reference(
-    candidate: str, *, allow_spaces: bool = False, allow_bare_filename: bool = False
+    candidate: str,
+    *,
+    allow_spaces: bool = False,
+    allow_bare_filename: bool = False,
+    profile: Profile = NEXT,
 ) -> Verdict:
-    """MEDIA §7: strip one file prefix, then length, whitespace, remote, inbound, local rules."""
+    """MEDIA §7: strip one file prefix, then length, whitespace, remote, inbound, local rules.
+
+    ``profile`` decides the rules that differ between upstreams: whether ``media://inbound``
+    is delivered and whether IP literal hosts are judged before the name rules.
+    """
     s = strip_file_prefix(candidate)
     if not s:
         return Verdict(False, "media.not_a_reference", "the reference is empty")
@@ -215,9 +228,16 @@ def check_reference(
         return Verdict(False, "media.not_a_reference", _whitespace_reason(s))
     kind = _url_kind(s)
     if kind == _HTTP:
-        return check_remote(s)
+        return check_remote(s, ip_literal_first=profile.ip_literal_first)
     if kind == _MEDIA:
-        return check_inbound(s)
+        if profile.inbound_media:
+            return check_inbound(s)
+        return Verdict(
+            False,
+            "media.scheme_unsupported",
+            f"profile {profile.name} does not deliver media:// references; "
+            "use an https:// URL or a local path",
+        )
     if is_likely_local_path(s):
         return OK
     if is_traversal(s):

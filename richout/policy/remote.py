@@ -102,8 +102,35 @@ def _ipv6_problem(address: int) -> str | None:
     return f"is in the {block.name} range {block.cidr}"
 
 
-def check_hostname(hostname: str) -> Verdict:
-    """MEDIA §8.1 "blocked hostname" rules 1-6 on a serialized or raw hostname."""
+def _ip_literal_verdict(h: str, shown: str) -> Verdict | None:
+    """Profile ``next``: a canonical IPv4 or IPv6 literal is judged by its ranges alone.
+
+    None when ``h`` is not such a literal (the name rules decide then).
+    """
+    v4 = parse_canonical_ipv4(h)
+    if v4 is not None:
+        block = blocked_ipv4_range(v4)
+        if block is None:
+            return OK
+        return Verdict(False, "media.remote.ip_blocked", _ip_reason(h, block))
+    if ":" not in h:
+        return None
+    v6 = parse_ipv6(h)
+    if v6 is None:
+        return None
+    problem = _ipv6_problem(v6)
+    if problem is None:
+        return OK
+    return Verdict(False, "media.remote.ip_blocked", f"host {shown} {problem}")
+
+
+def check_hostname(hostname: str, *, ip_literal_first: bool = True) -> Verdict:
+    """MEDIA §8.1 "blocked hostname" rules 1-6 on a serialized or raw hostname.
+
+    With ``ip_literal_first`` (profile ``next``) an IP literal is judged before the name
+    rules, so a public IPv6 literal passes; without it (the release) every IPv6 literal
+    fails the single-label rule.
+    """
     h = normalize_hostname(hostname)
     shown = hostname if hostname else "(empty)"
     # Rule 1: an empty name or any empty label.
@@ -113,6 +140,10 @@ def check_hostname(hostname: str) -> Verdict:
             "media.remote.host_blocked",
             f"host {shown} has an empty label; write a fully qualified public name",
         )
+    if ip_literal_first and (h[-1] in _HEXDIGITS or ":" in h):
+        literal = _ip_literal_verdict(h, shown)
+        if literal is not None:
+            return literal
     if "." not in h:
         # Rule 2. An IPv6 literal lands here too (WHATWG never writes one with a dot).
         if ":" in h:
@@ -220,7 +251,7 @@ def _invalid_url_reason(url: str) -> str:
     return f"{url[:80]!r} is not a valid URL (WHATWG parsing failed at host {host[:80]!r})"
 
 
-def check_remote(url: str) -> Verdict:
+def check_remote(url: str, *, ip_literal_first: bool = True) -> Verdict:
     """MEDIA §8.1: WHATWG parse, https only, no username/password, hostname not blocked."""
     head = ascii_lower(url[:8])
     if head.startswith("http://"):
@@ -252,7 +283,7 @@ def check_remote(url: str) -> Verdict:
             "media.remote.credentials",
             "the URL carries a username or password; remove the user:password@ part",
         )
-    verdict = check_hostname(parsed["hostname"])
+    verdict = check_hostname(parsed["hostname"], ip_literal_first=ip_literal_first)
     if verdict.ok:
         return verdict
     written = js_trim(_written_host(url))

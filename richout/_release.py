@@ -1,0 +1,123 @@
+"""Profile ``release-2026.9.6``: the results of the published release's tag and reply code.
+
+The release rewrites text with a whitespace normalisation (CRLF to LF, blank-line runs to
+two, space runs between words to one) instead of removing tags site by site, so its outputs
+come from :mod:`richout._release_tags`. Explanations keep richout's promises in this
+profile too: diagnostics and spans are those of the same input read by the ``next`` tag
+layer (the tags found are the same; UPSTREAM.md names where the wording can differ), and
+the edits are one coarse edit from the input to the release's text, which rebuilds the
+input exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import _release_tags
+from ._patch import diff_patch
+from .lossless import edit_records
+from .models import Directives, Explanation, Reply
+from .profiles import PROFILES, Profile
+
+__all__ = ["release_directives", "release_reply"]
+
+_NEXT = PROFILES["next"]
+
+
+def release_directives(
+    text: str,
+    *,
+    current_message_id: str | None,
+    strip_audio_tag: bool,
+    strip_reply_tags: bool,
+    explainer: Callable[[], Explanation],
+    explain: bool,
+) -> Directives:
+    """``parse_directives`` under the release profile."""
+    found = _release_tags.parse_inline_directives(
+        text,
+        current_message_id=current_message_id,
+        strip_audio_tag=strip_audio_tag,
+        strip_reply_tags=strip_reply_tags,
+    )
+    outputs = {
+        "text": found.text,
+        "audio_as_voice": found.audio_as_voice,
+        "reply_to_id": found.reply_to_id,
+        "reply_to_explicit_id": found.reply_to_explicit_id,
+        "reply_to_current": found.reply_to_current,
+        "has_audio_tag": found.has_audio_tag,
+        "has_reply_tag": found.has_reply_tag,
+    }
+    if not explain:
+        return Directives.lazy(explainer, **outputs)
+    from .tags import parse_directives
+
+    ref = parse_directives(
+        text,
+        current_message_id=current_message_id,
+        strip_audio_tag=strip_audio_tag,
+        strip_reply_tags=strip_reply_tags,
+        profile=_NEXT,
+        explain=True,
+    )
+    return Directives.explained(
+        **outputs,
+        diagnostics=ref.diagnostics,
+        spans=ref.spans,
+        edits=edit_records(diff_patch(text, found.text)),
+    )
+
+
+def release_reply(
+    text: str,
+    *,
+    current_message_id: str | None,
+    silent_token: str,
+    extract_markdown_images: bool,
+    extract_media_directives: bool,
+    preserve_trailing_whitespace: bool,
+    profile: Profile,
+    explainer: Callable[[], Explanation],
+    explain: bool,
+) -> Reply:
+    """``parse_reply`` under the release profile: its media split, then its reply step."""
+    from .media import split_media
+    from .reply import file_url_to_path, parse_reply
+
+    split = split_media(
+        text,
+        extract_markdown_images=extract_markdown_images,
+        extract_media_directives=extract_media_directives,
+        preserve_trailing_whitespace=preserve_trailing_whitespace,
+        profile=profile,
+    )
+    after = _release_tags.reply_text(
+        split.text, current_message_id=current_message_id, silent_token=silent_token
+    )
+    outputs = {
+        "text": after.text,
+        "media_urls": [file_url_to_path(ref) for ref in split.media_urls],
+        "audio_as_voice": split.audio_as_voice,
+        "reply_to_id": after.reply_to_id,
+        "reply_to_current": after.reply_to_current,
+        "reply_to_tag": after.reply_to_tag,
+        "is_silent": after.is_silent,
+    }
+    if not explain:
+        return Reply.lazy(explainer, **outputs)
+    ref = parse_reply(
+        text,
+        current_message_id=current_message_id,
+        silent_token=silent_token,
+        extract_markdown_images=extract_markdown_images,
+        extract_media_directives=extract_media_directives,
+        profile=_NEXT,
+        explain=True,
+    )
+    return Reply.explained(
+        **outputs,
+        diagnostics=ref.diagnostics,
+        spans=ref.spans,
+        edits=edit_records(diff_patch(text, after.text)),
+    )
