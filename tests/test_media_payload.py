@@ -12,13 +12,15 @@ from hypothesis import strategies as st
 
 from richout._payload import (
     Cleaner,
+    Judge,
     analyse_payload,
     clean,
-    lists_quoted_references,
-    tokenize,
+    quoted_list,
+    split_parts,
     unwrap_bounds,
 )
 from richout._text import JS_WS, has_js_ws, js_trim
+from richout.profiles import PROFILES, Profile
 from richout.policy import is_valid_reference, strip_file_prefix
 from richout.policy.local import (
     has_file_extension,
@@ -55,30 +57,40 @@ def naive_unwrap(s: str) -> str | None:
     return js_trim(s[1:-1])
 
 
-def naive_pairs(p: str) -> list[tuple[int, int]]:
-    out = []
+def naive_quoted_end(p: str, start: int) -> int:
+    q = p[start]
+    for i in range(start + 1, len(p)):
+        if p[i] != q:
+            continue
+        after = i + 1
+        if after >= len(p) or p[after] in JS_WS:
+            return i
+        if p[after] == ",":
+            rest = p[after + 1 :].lstrip(JS_WS)
+            if rest[:1] and rest[0] in QUOTES:
+                return i
+    return -1
+
+
+def naive_list(p: str) -> list[str] | None:
+    """PROFILES.md rule 3, written the slow way."""
+    t = js_trim(p)
+    if len(t) >= 2 and t[0] == "[" and t[-1] == "]":
+        p = t[1:-1]
+    tokens: list[str] = []
     i = 0
     while i < len(p):
-        if p[i] in QUOTES and p.find(p[i], i + 1) > 0:
-            j = p.find(p[i], i + 1)
-            out.append((i, j + 1))
-            i = j + 1
-        else:
+        if p[i] in JS_WS or p[i] == ",":
             i += 1
-    return out
-
-
-def naive_lists(p: str) -> bool:
-    pairs = naive_pairs(p)
-    if len(pairs) < 2:
-        return False
-    cursor = 0
-    for k, (a, b) in enumerate(pairs):
-        gap = p[cursor:a]
-        if js_trim(gap) or (k > 0 and not gap):
-            return False
-        cursor = b
-    return not js_trim(p[cursor:])
+            continue
+        if p[i] in QUOTES:
+            end = naive_quoted_end(p, i)
+            if end != -1:
+                tokens.append(p[i : end + 1])
+                i = end + 1
+                continue
+        return None
+    return tokens if len(tokens) >= 2 else None
 
 
 def naive_tokens(p: str) -> list[tuple[int, int]]:
@@ -88,12 +100,6 @@ def naive_tokens(p: str) -> list[tuple[int, int]]:
         if p[i] in JS_WS:
             i += 1
             continue
-        if p[i] in QUOTES:
-            j = p.find(p[i], i + 1)
-            if j > 0 and (j + 1 == len(p) or p[j + 1] in JS_WS):
-                out.append((i, j + 1))
-                i = j + 1
-                continue
         j = i
         while j < len(p) and p[j] not in JS_WS:
             j += 1
@@ -107,7 +113,7 @@ def independent(s: str) -> bool:
     return starts_at_root(c) or has_scheme_prefix(c)
 
 
-def naive_parts(p: str) -> list[str]:
+def naive_parts(p: str, profile: Profile) -> list[str]:
     parts: list[str] = []
     prev_end = 0
     for a, b in naive_tokens(p):
@@ -118,7 +124,7 @@ def naive_parts(p: str) -> list[str]:
             if (
                 starts_at_root(pc)
                 and not independent(c)
-                and (not has_file_extension(pc) or not is_valid_reference(c))
+                and (not has_file_extension(pc) or not is_valid_reference(c, profile=profile))
             ):
                 parts[-1] = parts[-1] + p[prev_end:a] + tok
                 prev_end = b
@@ -128,26 +134,40 @@ def naive_parts(p: str) -> list[str]:
     return parts
 
 
-def naive_analyse(p: str) -> tuple[list[str], list[str], bool]:
-    """§6.2-§6.9 and §9's "looks local": (accepted, leftovers, looks_local)."""
-    q = naive_unwrap(p)
-    u = q if q is not None and not naive_lists(p) else None
+def naive_analyse(p: str, profile: Profile) -> tuple[list[str], list[str], bool, int]:
+    """The profile's payload steps: (accepted, leftovers, looks_local, rejected count)."""
+    nxt = profile.quoted_lists
+
+    def valid(c: str, bare: bool = False) -> bool:
+        return is_valid_reference(
+            c, allow_spaces=True, allow_bare_filename=bare, profile=profile
+        )
+
+    members = naive_list(p) if nxt else None
+    stripped = naive_unwrap(p)
+    u = None if members is not None else stripped
     v = u if u is not None else p
-    parts = [u] if u else naive_parts(p)
+    parts = members if members is not None else [u] if u else naive_parts(p, profile)
     accepted: list[str] = []
     leftovers: list[str] = []
+    counted = 0
     for part in parts:
-        quoted = naive_unwrap(part) if u is None else None
-        cand = u if u is not None else quoted if quoted is not None else naive_clean(part)
-        spaces = bool(u if u is not None else quoted) or has_js_ws(cand)
-        if is_valid_reference(cand, allow_spaces=spaces):
+        if nxt:
+            quoted = naive_unwrap(part) if u is None else None
+            cand = u if u is not None else quoted if quoted is not None else naive_clean(part)
+        else:
+            cand = naive_clean(part) if u is None else part
+        if valid(cand, members is not None):
             accepted.append(cand)
+        elif nxt and (independent(cand) or looks_local(cand)):
+            counted += 1
         elif not has_js_ws(part) or not is_traversal_or_unsupported_home(cand):
             leftovers.append(part)
-    tv = js_trim(v)
+    tv = js_trim(stripped if stripped is not None else p)
     local = looks_local(tv) or strip_file_prefix(tv) != tv
     if (
-        not u
+        members is None
+        and not u
         and len(accepted) == 1
         and leftovers
         and not any(independent(x) for x in parts[1:])
@@ -155,13 +175,13 @@ def naive_analyse(p: str) -> tuple[list[str], list[str], bool]:
         and local
     ):
         fb = naive_clean(v)
-        if is_valid_reference(fb, allow_spaces=True):
+        if valid(fb):
             accepted, leftovers = [fb], []
-    if not accepted:
+    if not accepted and members is None:
         fb = u if u is not None else naive_clean(v)
-        if is_valid_reference(fb, allow_spaces=True, allow_bare_filename=True):
+        if valid(fb, True):
             accepted, leftovers = [fb], []
-    return accepted, leftovers, local
+    return accepted, leftovers, local, counted
 
 
 # ---------------------------------------------------------------- strategies
@@ -258,35 +278,24 @@ def test_unwrap_table(raw: str, expected: str | None) -> None:
 
 
 LISTS = [
-    ('"/a b.png" "/c d.png"', True),
-    ("'a' `b` \"c\"", True),
-    ('"a"""', False),
-    ('"a""b"', False),
-    ('"a" x "b"', False),
-    ('"a" "b" x', False),
-    ('"a"', False),
-    ('  "a"\t"b"  ', True),
+    ('"/a b.png" "/c d.png"', ['"/a b.png"', '"/c d.png"']),
+    ("'a' `b` \"c\"", ["'a'", "`b`", '"c"']),
+    ('["/a.png","/b.png"]', ['"/a.png"', '"/b.png"']),
+    ("'it's' 'x'", ["'it's'", "'x'"]),
+    ('"a", prose', None),
+    ('"a"""', None),
+    ('"a" x "b"', None),
+    ('"a" "b" x', None),
+    ('"a"', None),
+    ('  "a"\t"b"  ', ['"a"', '"b"']),
 ]
 
 
 @pytest.mark.parametrize(("payload", "expected"), LISTS)
-def test_lists_quoted_references_table(payload: str, expected: bool) -> None:
-    assert lists_quoted_references(payload) is expected
-
-
-TOKENS = [
-    ('"a b" c', ['"a b"', "c"]),
-    ('"a b"c d', ['"a', 'b"c', "d"]),
-    ("'it's' /x", ["'it's'", "/x"]),
-    ("`a b`", ["`a b`"]),
-    ('"unclosed a', ['"unclosed', "a"]),
-    ("  a\u3000b ", ["a", "b"]),
-]
-
-
-@pytest.mark.parametrize(("payload", "expected"), TOKENS)
-def test_token_table(payload: str, expected: list[str]) -> None:
-    assert [payload[a:b] for a, b in tokenize(payload)] == expected
+def test_quoted_list_table(payload: str, expected: list[str] | None) -> None:
+    found = quoted_list(payload)
+    assert (None if found is None else [payload[a:b] for a, b in found]) == expected
+    assert naive_list(payload) == expected
 
 
 # ---------------------------------------------------------------- properties
@@ -310,21 +319,24 @@ def test_clean_bounds_of_any_slice_match_the_oracle(s: str, data: st.DataObject)
 
 @settings(max_examples=600)
 @given(payloads)
-def test_quote_pairs_and_tokens_match_the_oracle(p: str) -> None:
-    assert lists_quoted_references(p) == naive_lists(p)
-    assert tokenize(p) == naive_tokens(p)
+def test_quote_lists_and_tokens_match_the_oracle(p: str) -> None:
+    found = quoted_list(p)
+    assert (None if found is None else [p[a:b] for a, b in found]) == naive_list(p)
+    assert split_parts(p) == naive_tokens(p)
     b = unwrap_bounds(p, 0, len(p))
     assert (None if b is None else p[b[0] : b[1]]) == naive_unwrap(p)
 
 
 @settings(max_examples=600)
-@given(payloads)
-def test_analyse_matches_the_oracle(p: str) -> None:
-    res = analyse_payload(p)
-    accepted, leftovers, local = naive_analyse(p)
+@given(payloads, st.sampled_from(sorted(PROFILES)))
+def test_analyse_matches_the_oracle(p: str, name: str) -> None:
+    profile = PROFILES[name]
+    res = analyse_payload(p, Judge(profile))
+    accepted, leftovers, local, counted = naive_analyse(p, profile)
     assert [i.value for i in res.accepted] == accepted
     assert [p[a:b] for a, b in res.leftovers] == leftovers
     assert res.looks_local == local
+    assert len(res.counted) == counted
     for item in res.accepted:
         # Every accepted value is a verbatim slice of the payload at its recorded bounds.
         assert item.value in p[item.start : item.end]
@@ -336,6 +348,11 @@ def test_regrouping_a_long_rooted_path_stays_one_part() -> None:
     assert [i.value for i in res.accepted] == ["/srv/a " + words]
     # Past the 4096-unit cap the one part is rejected, never split.
     res = analyse_payload("/srv/a " + words + words)
+    assert res.accepted == []
+    # The one part looks local: profile next hides and counts it, the release keeps it.
+    assert len(res.counted) == 1
+    assert res.leftovers == []
+    res = analyse_payload("/srv/a " + words + words, Judge(PROFILES["release-2026.9.6"]))
     assert res.accepted == []
     assert len(res.leftovers) == 1
 
