@@ -6,7 +6,7 @@ The obvious entry point is :func:`parse_reply`; :func:`render_reply` is the WebC
 from __future__ import annotations
 
 from .embed import extract_embeds
-from .errors import InvalidInput, RichoutError
+from .errors import InvalidInput, InvalidOptions, RichoutError
 from .lossless import rebuild
 from .media import split_media
 from .models import (
@@ -23,22 +23,27 @@ from .models import (
     Span,
     StreamChunk,
 )
+from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .render import render_reply
 from .reply import delivery_strip, file_url_to_path, parse_reply
 from .silent import is_silent
 from .streaming import StreamingParser
 from .tags import parse_directives
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [
+    "DEFAULT_PROFILE",
+    "PROFILES",
     "CanvasBlock",
     "CanvasPreview",
     "Diagnostic",
     "Directives",
     "EmbedResult",
     "InvalidInput",
+    "InvalidOptions",
     "MediaSplit",
+    "Profile",
     "RenderedReply",
     "Reply",
     "ReplyTarget",

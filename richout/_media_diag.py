@@ -260,7 +260,12 @@ def _line_checks(
 # --------------------------------------------------------------------------- directives
 
 
-def _visibility(d: DirectiveLine, visible_part: bool) -> str:
+def _visibility(d: DirectiveLine, visible_part: bool, counted: bool = False) -> str:
+    if counted:
+        return (
+            "it was removed from the text and counted in rejected_media_count, so the "
+            "gateway can tell the user an attachment was refused"
+        )
     if d.outcome == "accepted":
         if visible_part:
             return "this part stays visible as text next to the accepted reference"
@@ -297,6 +302,7 @@ def _reject_parts(
     ps: int,
     rejected: list[tuple[int, int, str, bool, bool]],
     visible: bool,
+    counted: bool = False,
 ) -> set[str]:
     """One record per reason for the rejected parts of one directive; returns the codes.
 
@@ -315,7 +321,7 @@ def _reject_parts(
             first[code] = (ps + a, verdict.reason)
         last[code] = ps + b
         count[code] = count.get(code, 0) + 1
-    tail = _visibility(d, visible)
+    tail = _visibility(d, visible, counted)
     for code, (start, reason) in first.items():
         n = count[code]
         more = f" (and {n - 1} more parts for the same reason)" if n > 1 else ""
@@ -498,8 +504,23 @@ def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str, judge: J
         _reject_parts(
             diag, judge, d, ps=ps, rejected=[r for r in res.rejected if r[4]], visible=True
         )
+        hidden = {(a, b) for a, b, _ in res.counted}
         _reject_parts(
-            diag, judge, d, ps=ps, rejected=[r for r in res.rejected if not r[4]], visible=False
+            diag,
+            judge,
+            d,
+            ps=ps,
+            rejected=[r for r in res.rejected if not r[4] and (r[0], r[1]) in hidden],
+            visible=False,
+            counted=True,
+        )
+        _reject_parts(
+            diag,
+            judge,
+            d,
+            ps=ps,
+            rejected=[r for r in res.rejected if not r[4] and (r[0], r[1]) not in hidden],
+            visible=False,
         )
         if res.leftovers:
             a = res.leftovers[0][0]
@@ -529,12 +550,17 @@ def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str, judge: J
         if verdict.code not in part_codes:
             _reject(diag, judge, candidate, ps + fa, ps + fb, spaces=True, bare=True, tail=tail)
     if d.outcome == "removed":
+        why = (
+            f"{len(res.counted)} rejected reference(s) were counted in rejected_media_count"
+            if res.counted
+            else "it looks like a local path"
+        )
         diag.add(
             "media.line_removed",
             "warning",
-            "no reference on this MEDIA: line was accepted and, because it looks like a local "
-            "path, the directive was removed from the text; fix the path (absolute, ./ or ~/, "
-            "no '..')",
+            f"no reference on this MEDIA: line was accepted and, because {why}, the directive "
+            "was removed from the text; fix the reference (https:// to a public host, an "
+            "absolute, ./ or ~/ path, no '..')",
             d.match,
             d.end,
         )
@@ -844,7 +870,7 @@ def _images(diag: Diagnostics, walk: Walk, allowlist: dict[str, str] | None) -> 
 
 
 def fast_path(
-    text: str, raw: str, low: str, media_on: bool, images_on: bool, profile: Profile
+    text: str, raw: str, low: str, media_on: bool, images_on: bool, *, profile: Profile
 ) -> list[Diagnostic]:
     """Diagnostics for a reply that took the §3 step 2 fast path (usually none)."""
     if "media" not in low and not ("&" in raw and ";" in raw):

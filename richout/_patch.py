@@ -232,9 +232,11 @@ def diff_patch(before: str, after: str) -> Patch:
     q = 0
     step = 256
     while step:
-        while q + step <= n - p and before[len(before) - q - step : len(before) - q] == after[
-            len(after) - q - step : len(after) - q
-        ]:
+        while (
+            q + step <= n - p
+            and before[len(before) - q - step : len(before) - q]
+            == after[len(after) - q - step : len(after) - q]
+        ):
             q += step
         step //= 4
     return [Edit(p, len(before) - q, before[p : len(before) - q], after[p : len(after) - q])]

@@ -34,8 +34,8 @@ __all__ = [
     "Judge",
     "PayloadResult",
     "analyse_payload",
-    "clean",
     "begins_independent",
+    "clean",
     "quoted_list",
     "split_parts",
     "unwrap_bounds",
@@ -387,10 +387,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         if unwrapped is not None:
             # An empty unwrapped value still replaces every candidate in ``next``; the
             # release reads each whitespace part as written then.
-            if unwrapped or profile.unwrap_quoted_parts:
-                candidate = unwrapped
-            else:
-                candidate = p[a:b]
+            candidate = unwrapped if unwrapped or profile.unwrap_quoted_parts else p[a:b]
         else:
             qb = unwrap_bounds(p, a, b) if profile.unwrap_quoted_parts and p[a] in _QUOTES else None
             if qb is not None:

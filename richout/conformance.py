@@ -214,9 +214,7 @@ def _tally(cases: list[Case], responses: Iterator[dict[str, Any]]) -> Report:
         if found:
             report.failed += 1
             counts[1] += 1
-            report.failures.extend(
-                Failure(case.label, f.field, f.expected, f.got) for f in found
-            )
+            report.failures.extend(Failure(case.label, f.field, f.expected, f.got) for f in found)
         else:
             report.passed += 1
             counts[0] += 1

@@ -704,6 +704,11 @@ def split_media(
         (explain, "explain"),
     ):
         require_bool(flag, name)
+    if markdown_image_allowlist is not None:
+        if isinstance(markdown_image_allowlist, str):
+            raise InvalidInput("markdown_image_allowlist must be a list of strings, not a string")
+        for entry in markdown_image_allowlist:
+            require_str(entry, "markdown_image_allowlist entry")
     if preserve_trailing_whitespace:
         return _keep_tail(
             text,
@@ -713,23 +718,18 @@ def split_media(
                 markdown_image_allowlist,
                 extract_media_directives,
                 extract_audio_directives,
-                prof,
+                profile=prof,
                 explain=explain,
             ),
             explain,
         )
-    if markdown_image_allowlist is not None:
-        if isinstance(markdown_image_allowlist, str):
-            raise InvalidInput("markdown_image_allowlist must be a list of strings, not a string")
-        for entry in markdown_image_allowlist:
-            require_str(entry, "markdown_image_allowlist entry")
     return _split(
         text,
         extract_markdown_images,
         markdown_image_allowlist,
         extract_media_directives,
         extract_audio_directives,
-        prof,
+        profile=prof,
         explain=explain,
     )
 
@@ -772,8 +772,8 @@ def _split(
     markdown_image_allowlist: Sequence[str] | None,
     extract_media_directives: bool,
     extract_audio_directives: bool,
-    profile: Profile,
     *,
+    profile: Profile,
     explain: bool,
 ) -> MediaSplit:
     def explainer() -> Explanation:
@@ -783,7 +783,7 @@ def _split(
             markdown_image_allowlist,
             extract_media_directives,
             extract_audio_directives,
-            profile,
+            profile=profile,
             explain=True,
         ).explanation()
 
@@ -801,7 +801,7 @@ def _split(
         low = _lower_same_length(raw)
         _, trim_patch = _trim_patch(text)
         diags = _media_diag.fast_path(
-            text, raw, low, extract_media_directives, images_on, profile
+            text, raw, low, extract_media_directives, images_on, profile=profile
         )
         return MediaSplit.explained(text=raw, diagnostics=diags, edits=edit_records(trim_patch))
 

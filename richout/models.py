@@ -103,7 +103,8 @@ def _prune(model: Model, data: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
         if value is None or (
-            key in omit and (value is False or value in ([], {}) or (type(value) is int and not value))
+            key in omit
+            and (value is False or value in ([], {}) or (type(value) is int and not value))
         ):
             continue
         attr = getattr(model, names.get(key, key), None)

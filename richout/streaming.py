@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ._text import JS_WS_CLASS, ascii_lower, js_rtrim
 from .errors import InvalidInput
 from .models import Diagnostic, Reply, Severity, StreamChunk
+from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .reply import _delivery_strip, parse_reply
 from .silent import DEFAULT_TOKEN, is_silent_prefix, is_token_only, strip_leading_token
 from .tags import TagMatch, parse_directives
@@ -242,11 +243,17 @@ class _Emitted:
 class StreamingParser:
     """Streams a reply chunk by chunk, holding back incomplete tags and ``MEDIA:`` lines."""
 
-    def __init__(self, *, silent_token: str = DEFAULT_TOKEN) -> None:
-        """A parser for one assistant message at a time (call :meth:`reset` between them)."""
+    def __init__(
+        self, *, silent_token: str = DEFAULT_TOKEN, profile: str | Profile = DEFAULT_PROFILE
+    ) -> None:
+        """A parser for one assistant message at a time (call :meth:`reset` between them).
+
+        ``profile`` names the upstream behaviour the chunks and :meth:`result` follow.
+        """
         if not isinstance(silent_token, str):
             raise InvalidInput(f"silent_token must be a string, got {type(silent_token).__name__}")
         self.silent_token = silent_token
+        self.profile = resolve_profile(profile)
         self.reset()
 
     # ------------------------------------------------------------------ public API
@@ -277,6 +284,7 @@ class StreamingParser:
             self._fed.text(),
             current_message_id=current_message_id,
             silent_token=self.silent_token,
+            profile=self.profile,
         )
 
     @property
@@ -338,7 +346,7 @@ class StreamingParser:
     def _process(self, e: _Emitted, diags: list[Diagnostic]) -> StreamChunk | None:
         """§9.3 on one emitted part; findings are appended to ``diags``."""
         token = self.silent_token
-        d = parse_directives(e.text) if "[[" in e.text else None
+        d = parse_directives(e.text, profile=self.profile) if "[[" in e.text else None
         recognised = d is not None and (d.has_reply_tag or d.has_audio_tag)
         text = d.text if d is not None and recognised else e.text
         silent = is_token_only(text, token) or is_silent_prefix(text, token)

@@ -8,23 +8,30 @@ from collections import Counter
 import pytest
 
 from richout.conformance import Case, compare, default_cases_dir, load_cases, run
+from richout.profiles import DEFAULT_PROFILE, PROFILES
 
 _CASES = load_cases()
 _SCHEMA = json.loads((default_cases_dir().parent / "case.schema.json").read_text(encoding="utf-8"))
 
 
-def test_cases_are_bundled() -> None:
-    ops = Counter(c.op for c in _CASES)
-    assert ops["media"] >= 307 and ops["reply"] >= 304 and ops["directives"] >= 57
-    assert ops["embed"] >= 42 and ops["render"] >= 40
+def test_cases_are_bundled_for_every_profile() -> None:
+    for name in PROFILES:
+        ops = Counter(c.op for c in _CASES if c.profile == name)
+        assert ops["media"] >= 652 and ops["reply"] >= 649, name
+        assert ops["directives"] >= 253 and ops["embed"] >= 158, name
+    assert Counter(c.op for c in _CASES if c.profile is None)["render"] >= 40
 
 
-def test_case_ids_are_unique_and_match_their_file_names() -> None:
-    ids = Counter(c.id for c in _CASES)
-    assert [i for i, n in ids.items() if n > 1] == []
+def test_case_ids_are_unique_and_match_their_files() -> None:
+    labels = Counter(c.label for c in _CASES)
+    assert [i for i, n in labels.items() if n > 1] == []
     for c in _CASES:
         assert c.path is not None
-        assert c.path.endswith(f"/{c.op}/{c.id}.json")
+        if c.profile is None:
+            assert c.path.endswith(f"/{c.op}/{c.id}.json")
+        else:
+            assert c.path.endswith(f"/profiles/{c.profile}/{c.op}.json")
+            assert c.profile in PROFILES
 
 
 def test_case_files_follow_the_schema() -> None:
@@ -33,14 +40,25 @@ def test_case_files_follow_the_schema() -> None:
     ops = set(_SCHEMA["properties"]["op"]["enum"])
     for path in sorted(default_cases_dir().rglob("*.json")):
         raw = json.loads(path.read_text(encoding="utf-8"))
-        assert required <= set(raw) <= allowed, path
-        assert raw["op"] in ops and isinstance(raw["expect"], dict) and raw["expect"], path
+        for item in raw if isinstance(raw, list) else [raw]:
+            assert required <= set(item) <= allowed, path
+            assert item["op"] in ops and isinstance(item["expect"], dict) and item["expect"], path
 
 
-@pytest.mark.parametrize("op", sorted({c.op for c in _CASES}))
-def test_every_case_passes(op: str) -> None:
-    report = run([c for c in _CASES if c.op == op])
+_GROUPS = sorted({(c.profile or "-", c.op) for c in _CASES})
+
+
+@pytest.mark.parametrize(("profile", "op"), _GROUPS)
+def test_every_case_passes(profile: str, op: str) -> None:
+    report = run([c for c in _CASES if (c.profile or "-") == profile and c.op == op])
     assert [f.line() for f in report.failures] == []
+
+
+def test_default_profile_cases_pass_with_no_profile_given() -> None:
+    cases = [c for c in _CASES if c.profile == DEFAULT_PROFILE]
+    report = run(cases, with_profile=False)
+    assert [f.line() for f in report.failures] == []
+    assert report.passed == len(cases)
 
 
 def test_compare_follows_the_null_and_false_rules() -> None:

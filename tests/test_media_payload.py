@@ -20,7 +20,6 @@ from richout._payload import (
     unwrap_bounds,
 )
 from richout._text import JS_WS, has_js_ws, js_trim
-from richout.profiles import PROFILES, Profile
 from richout.policy import is_valid_reference, strip_file_prefix
 from richout.policy.local import (
     has_file_extension,
@@ -29,6 +28,7 @@ from richout.policy.local import (
     looks_local,
     starts_at_root,
 )
+from richout.profiles import PROFILES, Profile
 
 WORD = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 QUOTES = "\"'`"
@@ -139,9 +139,7 @@ def naive_analyse(p: str, profile: Profile) -> tuple[list[str], list[str], bool,
     nxt = profile.quoted_lists
 
     def valid(c: str, bare: bool = False) -> bool:
-        return is_valid_reference(
-            c, allow_spaces=True, allow_bare_filename=bare, profile=profile
-        )
+        return is_valid_reference(c, allow_spaces=True, allow_bare_filename=bare, profile=profile)
 
     members = naive_list(p) if nxt else None
     stripped = naive_unwrap(p)

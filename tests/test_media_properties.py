@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import richout._media_diag as media_diag
 import richout.media as media_mod
-from richout._text import js_rtrim
+from richout._text import LineBreaks, js_rtrim
 from richout.codemap import CodeMap
 from richout.lossless import rebuild
 from richout.media import split_media
@@ -192,23 +192,36 @@ block_lines = st.lists(
 
 
 @settings(max_examples=400)
-@given(st.lists(st.sampled_from(["line", "", " ", "MEDIA"]), max_size=4), block_lines)
-def test_bulk_push_equals_pushing_each_line(prefix: list[str], lines: list[str]) -> None:
-    raw = "\n".join(lines)
-    one = media_mod._SegmentBuilder()
-    bulk = media_mod._SegmentBuilder()
+@given(
+    st.lists(st.sampled_from(["line", "", " ", "MEDIA"]), max_size=4),
+    block_lines,
+    st.booleans(),
+    st.data(),
+)
+def test_bulk_push_equals_pushing_each_line(
+    prefix: list[str], lines: list[str], cr: bool, data: st.DataObject
+) -> None:
+    """Pushing a block of kept lines at once equals pushing each with its own break."""
+    breaks = ["\n", "\r", "\r\n"] if cr else ["\n"]
+    # A line's own text never holds a break of its line rule.
+    lines = [line.replace("\r", "") if cr else line for line in lines] or [""]
+    seps = [data.draw(st.sampled_from(breaks)) for _ in lines[1:]]
+    raw = "".join(line + sep for line, sep in zip(lines, [*seps, ""], strict=True))
+    text = LineBreaks(raw, cr)
+    one = media_mod._SegmentBuilder(text)
+    bulk = media_mod._SegmentBuilder(text)
     for p in prefix:
         for sb in (one, bulk):
             if p == "MEDIA":
                 sb.media("/a.png")
             else:
-                sb.push(p)
-    for line in raw.split("\n"):
-        one.push(line)
-    bulk.push_block(raw, 0, len(raw))
+                sb.push(p, "\n")
+    for line, sep in zip(lines, [*seps, ""], strict=True):
+        one.push(line, sep)
+    bulk.push_block(0, len(raw))
     assert one.build() == bulk.build()
     one.media("/b.png")
     bulk.media("/b.png")
-    one.push("")
-    bulk.push("")
+    one.push("", "")
+    bulk.push("", "")
     assert one.build() == bulk.build()
