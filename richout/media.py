@@ -230,6 +230,8 @@ class _Walker:
         self.allowlist = allowlist
         self._cmap: CodeMap | None = None
         self.walk = Walk(raw, judge=Judge(profile))
+        #: lines joined by a multi-line image: first line's start -> end of the last line
+        self.merged: dict[int, int] = {}
 
     @property
     def cmap(self) -> CodeMap:
@@ -245,21 +247,31 @@ class _Walker:
     # ------------------------------------------------------------------ images
 
     def _images_by_line(self) -> dict[int, list[ImageSpan]]:
-        """§13.1-§13.3: the considered images of each line, keyed by line start."""
+        """§13.1-§13.3: the considered images of each line, keyed by line start.
+
+        With the profile's multi-line images (``next``, PROFILES.md rule 7) an image whose
+        label, destination or title runs past its first line joins the lines it covers into
+        one line (at most 20,000 UTF-16 units); :attr:`merged` records where such a line ends.
+        """
         raw = self.raw
         walk = self.walk
+        multiline = self.profile.multiline_images
         lines = _lines_holding(raw, self.lines, "![")
         if not lines:
             return {}
         scan = False
+        # A multi-line image may close its label on a later line.
+        last_close = raw.rfind("](") if multiline else -1
         for ls, le in lines:
             if le - ls > _MAX_IMAGE_LINE_UNITS or utf16_len(raw[ls:le]) > _MAX_IMAGE_LINE_UNITS:
                 walk.long_image_lines.append((ls, le))
-            elif raw.find("](", raw.find("![", ls, le), le) >= 0:
+            elif raw.find("](", raw.find("![", ls, le), le) >= 0 or (
+                last_close > raw.find("![", ls, le)
+            ):
                 scan = True
         # The reference scans when a short line holds "![". An inline image needs "](" after
-        # its "![" on the same line to be considered at all, so without one the scan cannot
-        # change the output; skipping it avoids the parser's quadratic label search.
+        # its "![" to be considered at all, so without one the scan cannot change the output;
+        # skipping it avoids the parser's quadratic label search.
         if not scan:
             return {}
         images = find_images(raw)
@@ -268,21 +280,29 @@ class _Walker:
         starts = _line_starts(self.lines)
         long_starts = {ls for ls, _ in walk.long_image_lines}
         out: dict[int, list[ImageSpan]] = {}
+        cur_ls = cur_le = -1
         for im in sorted(images, key=lambda s: s.start):
-            k = bisect.bisect_right(starts, im.start) - 1
-            ls = starts[k]
-            le = self.lines.line_end(ls)
-            if ls in long_starts:
+            if im.start >= cur_le:
+                k = bisect.bisect_right(starts, im.start) - 1
+                cur_ls = starts[k]
+                cur_le = self.lines.line_end(cur_ls)
+            if cur_ls in long_starts:
                 continue  # reported once per line
-            if im.end > le:
+            bucket = out.setdefault(cur_ls, [])
+            if im.end > cur_le and multiline and len(bucket) < _MAX_IMAGES_PER_LINE:
+                end = self.lines.line_end(im.end - 1)
+                directive = self.directives_on and _passes_rule1(raw, cur_ls, cur_le, True)
+                if not directive and utf16_len(raw[cur_ls:end]) <= _MAX_IMAGE_LINE_UNITS:
+                    cur_le = end
+                    self.merged[cur_ls] = end
+            if im.end > cur_le:
                 walk.skipped_images.append((im, "spans"))
                 continue
-            bucket = out.setdefault(ls, [])
             if len(bucket) >= _MAX_IMAGES_PER_LINE:
                 walk.skipped_images.append((im, "cap"))
                 continue
             bucket.append(im)
-        return out
+        return {ls: found for ls, found in out.items() if found}
 
     def _image_line(self, ls: int, le: int, images: list[ImageSpan]) -> None:
         """§13.4-§13.5 for one line."""
@@ -395,9 +415,13 @@ class _Walker:
         if self.images_on and "![" in raw:
             images = self._images_by_line()
             for ls in images:
-                lines[ls] = self.lines.line_end(ls)
+                lines[ls] = self.merged.get(ls) or self.lines.line_end(ls)
+        skip_until = -1
         for ls in sorted(lines):
+            if ls < skip_until:
+                continue  # inside a line joined by a multi-line image
             le = lines[ls]
+            skip_until = self.merged.get(ls, -1)
             rule1 = _passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
             # The option, not the presence of "media:", decides: a U+0131 spelling passes
             # rule 1 without any "media:" and is then neither a directive nor image-scanned.

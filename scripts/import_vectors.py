@@ -1,39 +1,45 @@
-"""Turn the shared reference vectors into conformance case files (one file per case).
+"""Copy the shared reference vectors into the bundled conformance cases.
 
 Usage: python scripts/import_vectors.py ../shared/vectors conformance/cases
 
-Case ids are kept; a case's file is ``<op>/<id>.json``. Existing files with the same id are
-overwritten; cases written by hand (other ids) are left alone.
+Each profile's four reference ops are copied as they are, one JSON array per op, to
+``conformance/cases/profiles/<profile>/<op>.json`` (the runner sets ``options.profile`` from
+the folder's name). The envelope cases become one file per case under ``<op>/<id>.json``;
+hand-written cases (other ids) are left alone. ``retired-009d683`` is not imported: it is kept
+upstream of us for comparison only.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
-SOURCES = {
-    "media.json": "reference splitMediaFromOutput (src/media/parse-output.ts @ 009d683)",
-    "directives.json": "reference parseInlineDirectives (src/utils/directive-tags.ts)",
-    "reply.json": "reference parseReplyDirectives (src/auto-reply/reply/reply-directives.ts)",
-    "embed.json": "reference extractCanvasShortcodes (src/chat/canvas-render.ts, PR #96449)",
-    "envelope.json": "model of ENVELOPE.md / SKILL_ENVELOPE.md rules (not reference code)",
-}
+REFERENCE_OPS = ("media", "directives", "reply", "embed")
+ENVELOPE_SOURCE = "model of ENVELOPE.md / SKILL_ENVELOPE.md rules (not reference code)"
 
 
 def main(src: str, dst: str) -> int:
+    """Copy every profile's reference cases and split the envelope cases into files."""
+    vectors = Path(src)
     out = Path(dst)
     count = 0
-    for name, source in SOURCES.items():
-        cases = json.loads((Path(src) / name).read_text(encoding="utf-8"))
-        for case in cases:
-            case.setdefault("source", f"vectors/{name}: {source}")
-            target = out / case["op"] / f"{case['id']}.json"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(
-                json.dumps(case, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-            )
-            count += 1
+    for folder in sorted((vectors / "profiles").iterdir()):
+        if not folder.is_dir():
+            continue
+        target = out / "profiles" / folder.name
+        target.mkdir(parents=True, exist_ok=True)
+        for op in REFERENCE_OPS:
+            shutil.copyfile(folder / f"{op}.json", target / f"{op}.json")
+            count += len(json.loads((target / f"{op}.json").read_text(encoding="utf-8")))
+    cases = json.loads((vectors / "envelope.json").read_text(encoding="utf-8"))
+    for case in cases:
+        case.setdefault("source", f"vectors/envelope.json: {ENVELOPE_SOURCE}")
+        path = out / case["op"] / f"{case['id']}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(case, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        count += 1
     print(f"{count} cases written under {out}")
     return 0
 
