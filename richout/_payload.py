@@ -331,6 +331,39 @@ def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -
     return parts
 
 
+def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
+    """The steps for a payload without whitespace that starts with no quote or ``[``.
+
+    Such a payload is no list, is not unwrapped, is one part, and its whole-payload value is
+    the payload itself: the general path reduces to one clean, one verdict, the count of a
+    hidden rejection, and the bare-filename fallback. Most directives take this path.
+    """
+    n = len(p)
+    res.parts = 1
+    res.value_bounds = (0, n)
+    ca, cb, cut = Cleaner(p).bounds(0, n)
+    candidate = p[ca:cb]
+    res.looks_local = looks_local(p) or strip_file_prefix(p) != p
+    if judge.ok(candidate):
+        res.accepted = [Item(candidate, 0, n, cut, "part", False, p[cb:n])]
+        return res
+    if judge.profile.hide_rejected and (
+        begins_independent(candidate) or looks_local(candidate)
+    ):
+        res.counted = [(0, n, candidate)]
+        res.rejected = [(0, n, candidate, True, False)]
+    else:
+        res.leftovers = [(0, n)]
+        res.rejected = [(0, n, candidate, True, True)]
+    if judge.ok(candidate, True, True):
+        res.accepted = [Item(candidate, ca, n, cut, "fallback", tail=p[cb:n])]
+        res.leftovers = []
+        res.rejected = [r for r in res.rejected if not r[4]]
+        return res
+    res.fallback_failed = (ca, cb, candidate)
+    return res
+
+
 def begins_independent(value: str) -> bool:
     """§6.6 "begins an independent source" of a string: its cleaned form is rooted or schemed."""
     x, y, _ = Cleaner(value).bounds(0, len(value))
@@ -353,6 +386,8 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     profile = judge.profile
     res = PayloadResult()
     n = len(p)
+    if n and p[0] not in _LIST_OPEN and not has_js_ws(p):
+        return _single_token(p, judge, res)
     cl = Cleaner(p)
     head = p.lstrip(JS_WS)[:1]
     members = quoted_list(p) if profile.quoted_lists and head in _LIST_OPEN else None

@@ -93,7 +93,10 @@ def release_reply(
         profile=profile,
     )
     after = _release_tags.reply_text(
-        split.text, current_message_id=current_message_id, silent_token=silent_token
+        split.text,
+        current_message_id=current_message_id,
+        silent_token=silent_token,
+        preserve_trailing_whitespace=preserve_trailing_whitespace,
     )
     outputs = {
         "text": after.text,
