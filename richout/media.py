@@ -482,7 +482,10 @@ def _walk_pieces(lines: LineBreaks, changes: list[_LineChange]) -> list[tuple[in
     reach = n
     while tail > 0:
         ch = changes[tail - 1]
-        if ch.replacement is not None or ch.end + lines.break_after(ch.end) != reach:
+        # The text's last line ends at its end; a text ending in a break has an empty last
+        # line after it, which is kept.
+        after = ch.end if reach == n else ch.end + lines.break_after(ch.end)
+        if ch.replacement is not None or after != reach:
             break
         tail -= 1
         reach = ch.start
@@ -676,6 +679,11 @@ def _build_segments(lines: LineBreaks, changes: list[_LineChange]) -> list[Segme
     return sb.build()
 
 
+def _no_trim(s: str) -> tuple[str, Patch]:
+    """``s`` kept whole (``preserve_trailing_whitespace``): no trim, no edit."""
+    return s, []
+
+
 def _trim_patch(s: str) -> tuple[str, Patch]:
     """Right-trim ``s`` (JS whitespace) and the patch that did it."""
     t = js_rtrim(s)
@@ -733,20 +741,6 @@ def split_media(
             raise InvalidInput("markdown_image_allowlist must be a list of strings, not a string")
         for entry in markdown_image_allowlist:
             require_str(entry, "markdown_image_allowlist entry")
-    if preserve_trailing_whitespace:
-        return _keep_tail(
-            text,
-            _split(
-                text,
-                extract_markdown_images,
-                markdown_image_allowlist,
-                extract_media_directives,
-                extract_audio_directives,
-                profile=prof,
-                explain=explain,
-            ),
-            explain,
-        )
     return _split(
         text,
         extract_markdown_images,
@@ -754,39 +748,8 @@ def split_media(
         extract_media_directives,
         extract_audio_directives,
         profile=prof,
+        preserve=preserve_trailing_whitespace,
         explain=explain,
-    )
-
-
-def _keep_tail(text: str, split: MediaSplit, explain: bool) -> MediaSplit:
-    """``preserve_trailing_whitespace``: the input's trailing whitespace ends the text again.
-
-    Upstream skips its final trims with this option, so what follows the last visible
-    character (the break after a removed final ``MEDIA:`` line, a CR) reaches the caller.
-    """
-    tail = text[len(js_rtrim(text)) :]
-    if not tail:
-        return split
-    out = split.text + tail
-    fields = {
-        "text": out,
-        "media_urls": split.media_urls,
-        "audio_as_voice": split.audio_as_voice,
-        "segments": split.segments,
-        "rejected_media_count": split.rejected_media_count,
-    }
-
-    def explainer() -> Explanation:
-        exp = split.explanation()
-        patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in exp.edits]
-        patch = compose(patch, [Edit(len(split.text), len(split.text), "", tail)], split.text)
-        return Explanation(exp.diagnostics, exp.spans, edit_records(patch))
-
-    if not explain:
-        return MediaSplit.lazy(explainer, **fields)
-    exp = explainer()
-    return MediaSplit.explained(
-        diagnostics=exp.diagnostics, spans=exp.spans, edits=exp.edits, **fields
     )
 
 
@@ -798,8 +761,12 @@ def _split(
     extract_audio_directives: bool,
     *,
     profile: Profile,
+    preserve: bool = False,
     explain: bool,
 ) -> MediaSplit:
+    """The split; ``preserve`` skips the trims of the input's and the result's end, as
+    upstream's ``preserveTrailingWhitespace`` does (the text is then walked as given)."""
+
     def explainer() -> Explanation:
         return _split(
             text,
@@ -808,22 +775,25 @@ def _split(
             extract_media_directives,
             extract_audio_directives,
             profile=profile,
+            preserve=preserve,
             explain=True,
         ).explanation()
 
-    raw = js_rtrim(text)
-    if not raw:
+    trim = _no_trim if preserve else _trim_patch
+    raw = text if preserve else js_rtrim(text)
+    if not js_trim(raw):
+        blank = raw if preserve else ""
         if not explain:
-            return MediaSplit.lazy(explainer, text="")
-        _, trim_patch = _trim_patch(text)
-        return MediaSplit.explained(text="", edits=edit_records(trim_patch))
+            return MediaSplit.lazy(explainer, text=blank)
+        _, trim_patch = trim(text)
+        return MediaSplit.explained(text=blank, edits=edit_records(trim_patch))
     images_on = extract_markdown_images or markdown_image_allowlist is not None
     media_on = extract_media_directives and has_media_token(raw)
     if not (media_on or (images_on and "![" in raw) or "[[" in raw):
         if not explain:
             return MediaSplit.lazy(explainer, text=raw)
         low = _lower_same_length(raw)
-        _, trim_patch = _trim_patch(text)
+        _, trim_patch = trim(text)
         diags = _media_diag.fast_path(
             text, raw, low, extract_media_directives, images_on, profile=profile
         )
@@ -864,17 +834,20 @@ def _split(
     # nothing the pass computes would reach the outputs.
     tags_matter = explain or "[[" in visible or bool(walk.media) or walk.consumed
     if extract_audio_directives and tags_matter:
+        # With ``preserve`` the tags are read in the text before its trailing whitespace,
+        # which then ends the result unchanged.
+        core = js_rtrim(visible) if preserve else visible
         directives = parse_directives(
-            visible,
+            core,
             strip_audio_tag=True,
             strip_reply_tags=False,
             explain=explain,
-            code_map=walker.code_map_if_built() if visible == raw else None,
+            code_map=walker.code_map_if_built() if core == raw else None,
             profile=profile,
         )
-        tagged = directives.text
+        tagged = directives.text + visible[len(core) :]
         audio = directives.audio_as_voice
-    final = js_rtrim(tagged)
+    final = tagged if preserve else js_rtrim(tagged)
 
     media = walk.media
     rejected = walk.rejected_count
@@ -900,7 +873,7 @@ def _split(
         )
 
     # ---- explanation: edits, spans and diagnostics, over the input text
-    _, trim_patch = _trim_patch(text)
+    _, trim_patch = trim(text)
     lead_patch: Patch = [Edit(0, lead, joined[:lead], "")] if lead else []
     to_visible = compose(compose(trim_patch, walk_patch, raw), lead_patch, joined)
     tag_patch: Patch = []
@@ -912,7 +885,7 @@ def _split(
         # Reply tags are read but not applied here (no reply target is computed), so only
         # findings about the text itself (tags in code, malformed or unknown tags) carry over.
         tag_diags = [x for x in directives.diagnostics if x.code in _TAG_CODES_KEPT]
-    _, final_patch = _trim_patch(tagged)
+    _, final_patch = trim(tagged)
     if consumed:
         patch = compose(compose(to_visible, tag_patch, visible), final_patch, tagged)
     else:

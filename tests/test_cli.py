@@ -93,11 +93,84 @@ def test_conformance_through_a_program_matches_in_process() -> None:
     assert proc.returncode == 0
 
 
+_V6 = "MEDIA:https://[2001:4860:4860::8888]/a.png"
+
+
+def _cases(root: Path) -> Path:
+    """A small case tree in the bundled layout: per-profile op arrays plus one own-op case."""
+    prof = root / "profiles"
+    (prof / "next").mkdir(parents=True)
+    (prof / "release-2026.9.6").mkdir(parents=True)
+    bad = {"id": "bad.one", "op": "embed", "input": "x", "expect": {"text": "y"}}
+    ok = {"id": "ok.one", "op": "embed", "input": "x", "expect": {"text": "x"}}
+    (prof / "next" / "embed.json").write_text(json.dumps([bad, ok]))
+    (prof / "release-2026.9.6" / "embed.json").write_text(json.dumps([ok]))
+    # Passes only when each folder's cases run with their own profile.
+    v6 = {"id": "v6", "op": "media", "input": _V6}
+    (prof / "next" / "media.json").write_text(
+        json.dumps([{**v6, "expect": {"text": "", "mediaUrls": [_V6[6:]]}}])
+    )
+    (prof / "release-2026.9.6" / "media.json").write_text(
+        json.dumps([{**v6, "expect": {"text": _V6, "mediaUrls": None}}])
+    )
+    (root / "render").mkdir()
+    render = {
+        "id": "render.one",
+        "op": "render",
+        "input": "MEDIA:file:///srv/a.png",
+        "expect": {"text": "", "attachments": [{"url": "file:///srv/a.png"}]},
+    }
+    (root / "render" / "render.one.json").write_text(json.dumps(render))
+    return root
+
+
 def test_conformance_reports_failures_with_exit_status_1(tmp_path: Path) -> None:
-    case = {"id": "bad.one", "op": "embed", "input": "x", "expect": {"text": "y"}}
-    (tmp_path / "embed").mkdir()
-    (tmp_path / "embed" / "bad.one.json").write_text(json.dumps(case))
-    proc = _run("conformance", "--cases", str(tmp_path))
+    proc = _run("conformance", "--cases", str(_cases(tmp_path)))
     lines = proc.stdout.decode().strip().splitlines()
-    assert lines == ['FAIL bad.one text: expected "y", got "x"', "0 passed, 1 failed"]
+    assert lines == [
+        'FAIL next/embed/bad.one text: expected "y", got "x"',
+        "- render: 1 passed, 0 failed",
+        "next embed: 1 passed, 1 failed",
+        "next media: 1 passed, 0 failed",
+        "release-2026.9.6 embed: 1 passed, 0 failed",
+        "release-2026.9.6 media: 1 passed, 0 failed",
+        "5 passed, 1 failed",
+    ]
     assert proc.returncode == 1
+
+
+def test_conformance_profile_filter(tmp_path: Path) -> None:
+    cases = str(_cases(tmp_path))
+    proc = _run("conformance", "--cases", cases, "--profile", "release-2026.9.6")
+    assert proc.stdout.decode().strip().splitlines() == [
+        "- render: 1 passed, 0 failed",
+        "release-2026.9.6 embed: 1 passed, 0 failed",
+        "release-2026.9.6 media: 1 passed, 0 failed",
+        "3 passed, 0 failed",
+    ]
+    assert proc.returncode == 0
+    proc = _run("conformance", "--cases", cases, "--profile", "next", "--op", "embed")
+    assert proc.stdout.decode().strip().splitlines() == [
+        'FAIL next/embed/bad.one text: expected "y", got "x"',
+        "next embed: 1 passed, 1 failed",
+        "1 passed, 1 failed",
+    ]
+    assert proc.returncode == 1
+    proc = _run("conformance", "--cases", cases, "--profile", "all", "--op", "media")
+    assert proc.stdout.decode().strip().splitlines()[-1] == "2 passed, 0 failed"
+    assert proc.returncode == 0
+    proc = _run("conformance", "--cases", cases, "--profile", "no-such-profile")
+    assert proc.returncode == 2
+    assert b"no-such-profile" in proc.stderr
+
+
+def test_bundled_conformance_prints_a_line_per_profile_and_op() -> None:
+    proc = _run("conformance", "--op", "embed", "--op", "render")
+    lines = proc.stdout.decode().strip().splitlines()
+    assert [line.split(":")[0] for line in lines[:-1]] == [
+        "- render",
+        "next embed",
+        "release-2026.9.6 embed",
+    ]
+    assert all(line.endswith(" passed, 0 failed") for line in lines)
+    assert proc.returncode == 0

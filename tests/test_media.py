@@ -1,4 +1,10 @@
-"""split_media against every example table of MEDIA.md (§3-§16) and the reference's quirks."""
+"""split_media against every example table of MEDIA.md (§3-§16) and the reference's quirks.
+
+Tests run the default profile ``next`` unless they name one. Where ``next`` differs from
+MEDIA.md (PROFILES.md: rejected references hidden and counted, quoted lists, CR line ends,
+ASCII-only ``MEDIA:``, public IPv6 hosts), the release profile keeps the old expectation
+beside the ``next`` one.
+"""
 
 from __future__ import annotations
 
@@ -11,12 +17,15 @@ from richout.media import split_media
 from richout.models import MediaSplit
 
 ABSENT = object()
+NEXT = "next"
+RELEASE = "release-2026.9.6"
+_WIRE = ("text", "mediaUrls", "audioAsVoice", "segments", "rejectedMediaCount")
 
 
 def wire(r: MediaSplit) -> dict[str, Any]:
     """The compared wire fields only (no diagnostics/spans/edits)."""
     w = r.to_wire()
-    return {k: w[k] for k in ("text", "mediaUrls", "audioAsVoice", "segments") if k in w}
+    return {k: w[k] for k in _WIRE if k in w}
 
 
 def t(s: str) -> dict[str, str]:
@@ -36,47 +45,48 @@ def check(text: str, expected: dict[str, Any], **opts: Any) -> MediaSplit:
         else:
             assert got.get(key) == value, (text, key, got)
     assert rebuild(r) == text
+    assert r.rejected_media_count == got.get("rejectedMediaCount", 0)
     return r
 
 
 # ---------------------------------------------------------------- §3 pipeline
 
+# (profile, input, text, mediaUrls, segments, rejectedMediaCount)
 PIPELINE = [
-    ("Hi there", "Hi there", ABSENT, ABSENT),
-    ("   ", "", ABSENT, ABSENT),
+    (NEXT, "Hi there", "Hi there", ABSENT, ABSENT, ABSENT),
+    (NEXT, "   ", "", ABSENT, ABSENT, ABSENT),
+    # The release keeps a rejected directive as written; next hides the line and counts it.
     (
+        RELEASE,
         "MEDIA:http://example.com/a.png  x",
         "MEDIA:http://example.com/a.png  x",
         ABSENT,
         [t("MEDIA:http://example.com/a.png  x")],
+        ABSENT,
     ),
-    ("MEDIA:~", "", ABSENT, []),
-    ("MEDIA : https://example.com/a.png", "MEDIA : https://example.com/a.png", ABSENT, ABSENT),
-    ("Hi there  \n\n", "Hi there", ABSENT, ABSENT),
+    (NEXT, "MEDIA:http://example.com/a.png  x", "", ABSENT, [], 1),
+    (RELEASE, "MEDIA:~", "", ABSENT, [], ABSENT),
+    (NEXT, "MEDIA:~", "", ABSENT, [], 1),
+    (
+        NEXT,
+        "MEDIA : https://example.com/a.png",
+        "MEDIA : https://example.com/a.png",
+        ABSENT,
+        ABSENT,
+        ABSENT,
+    ),
+    (NEXT, "Hi there  \n\n", "Hi there", ABSENT, ABSENT, ABSENT),
 ]
 
 
-@pytest.mark.parametrize(("text", "out", "urls", "segments"), PIPELINE)
-def test_pipeline_table(text: str, out: str, urls: Any, segments: Any) -> None:
-    check(text, {"text": out, "mediaUrls": urls, "segments": segments})
-
-
-def test_empty_and_whitespace_only_inputs_have_no_segments() -> None:
-    for text in ("", "\n\n", "\u2028\u3000\ufeff"):
-        r = split_media(text)
-        assert wire(r) == {"text": ""}
-        assert rebuild(r) == text
-
-
-def test_fast_path_triggers_are_exact() -> None:
-    # No trigger: text only, no segments. "MEDİA:" (U+0130) is not ASCII case-insensitive.
-    for text in ("Hello", "MEDİA:/srv/a.png", "media :x", "![a](https://example.com/a.png)"):
-        assert "segments" not in wire(split_media(text)), text
-    # Any trigger leaves the fast path, even when nothing is extracted.
-    for text in ("a media: b", "x [[y", "see MeDiA:"):
-        assert wire(split_media(text))["segments"] == [t(text)], text
-    img = "![a](http://example.com/a.png)"
-    assert wire(split_media(img, extract_markdown_images=True))["segments"] == [t(img)]
+@pytest.mark.parametrize("row", PIPELINE)
+def test_pipeline_table(row: tuple[Any, ...]) -> None:
+    profile, text, out, urls, segments, rejected = row
+    check(
+        text,
+        {"text": out, "mediaUrls": urls, "segments": segments, "rejectedMediaCount": rejected},
+        profile=profile,
+    )
 
 
 # ---------------------------------------------------------------- §4 code blocks
@@ -158,23 +168,50 @@ def test_continuation_and_lazy_lines_are_directives() -> None:
     check("> quote\nMEDIA:/srv/a.png", {"text": "> quote", "mediaUrls": ["/srv/a.png"]})
 
 
-def test_dotless_i_spelling_passes_rule_one_only() -> None:
+def test_dotless_i_spelling_passes_rule_one_only_in_the_release() -> None:
+    # The release upper-cases the line's first six units, so "MEDıA:" opens a directive.
     check(
         "MEDıA:x MEDIA:/srv/a.png",
         {"text": "", "mediaUrls": ["/srv/a.png"], "segments": [t("MEDıA:x"), m("/srv/a.png")]},
+        profile=RELEASE,
     )
     # Rule 1 passes, rule 2 does not: the line is text and is not image-scanned.
     img = "MEDıA: ![a](https://example.com/a.png)"
-    check(img, {"text": img, "mediaUrls": ABSENT}, extract_markdown_images=True)
+    check(img, {"text": img, "mediaUrls": ABSENT}, extract_markdown_images=True, profile=RELEASE)
+
+
+def test_dotless_i_spelling_is_not_a_directive_in_next() -> None:
+    # next matches MEDIA: in ASCII case only: the line is ordinary text ...
+    text = "MEDıA:x MEDIA:/srv/a.png"
+    check(text, {"text": text, "mediaUrls": ABSENT, "segments": [t(text)]})
+    # ... so its Markdown images are lifted like on any other line.
+    check(
+        "MEDıA: ![a](https://example.com/a.png)",
+        {
+            "text": "MEDıA:",
+            "mediaUrls": ["https://example.com/a.png"],
+            "segments": [t("MEDıA:"), m("https://example.com/a.png")],
+        },
+        extract_markdown_images=True,
+    )
 
 
 def test_one_directive_per_line() -> None:
+    text = "MEDIA:https://example.com/a.png MEDIA:https://example.com/b.png"
     check(
-        "MEDIA:https://example.com/a.png MEDIA:https://example.com/b.png",
+        text,
         {
             "text": "MEDIA:https://example.com/b.png",
             "mediaUrls": ["https://example.com/a.png"],
+            "rejectedMediaCount": ABSENT,
         },
+        profile=RELEASE,
+    )
+    # In next the second "MEDIA:..." is a rejected part that starts with a scheme: hidden
+    # and counted.
+    check(
+        text,
+        {"text": "", "mediaUrls": ["https://example.com/a.png"], "rejectedMediaCount": 1},
     )
 
 
@@ -217,7 +254,7 @@ PAYLOADS = [
     ("render final.png", ["render final.png"], ""),
     ("a.png b.png", ["a.png b.png"], ""),
     ("image.png extra", [], None),
-    ("'a.png' 'b.png'", ["a.png' 'b.png"], ""),
+    ("'a.png' 'b.png'", ["a.png", "b.png"], ""),
     ("/srv/a.png, /srv/b.png", ["/srv/a.png", "/srv/b.png"], ""),
     (
         "https://example.com/a.png and /srv/b.png",
@@ -255,6 +292,22 @@ def test_payload_table(payload: str, urls: list[str], remainder: str | None) -> 
         assert r.text == ("A\n" + remainder if remainder else "A")
 
 
+# The release reads an explicit quoted list as one whole-payload reference (MEDIA.md §6).
+RELEASE_PAYLOADS = [
+    ("'a.png' 'b.png'", ["a.png' 'b.png"]),
+    (
+        '"/srv/first image.png" "/srv/second image.png"',
+        ['/srv/first image.png" "/srv/second image.png'],
+    ),
+]
+
+
+@pytest.mark.parametrize(("payload", "urls"), RELEASE_PAYLOADS)
+def test_release_reads_quoted_lists_as_one_reference(payload: str, urls: list[str]) -> None:
+    r = check(f"A\nMEDIA:{payload}", {"text": "A"}, profile=RELEASE)
+    assert r.media_urls == urls
+
+
 def test_payload_lists_quoted_references_only_with_whitespace_between() -> None:
     # Touching quote pairs are one value.
     check('MEDIA:"/a b.png""/c.png"', {"mediaUrls": ['/a b.png""/c.png']})
@@ -267,9 +320,16 @@ def test_quoted_part_keeps_its_punctuation() -> None:
     )
 
 
-def test_traversal_part_with_spaces_is_discarded_silently() -> None:
-    r = check('MEDIA:/srv/a.png "../x y.png"', {"mediaUrls": ["/srv/a.png"], "text": ""})
-    assert any(d.code == "media.local.traversal" for d in r.diagnostics)
+def test_traversal_part_with_spaces_is_discarded() -> None:
+    text = 'MEDIA:/srv/a.png "../x y.png"'
+    # The release drops it silently; next counts it (it looks like a media source).
+    for profile, rejected in ((RELEASE, ABSENT), (NEXT, 1)):
+        r = check(
+            text,
+            {"mediaUrls": ["/srv/a.png"], "text": "", "rejectedMediaCount": rejected},
+            profile=profile,
+        )
+        assert any(d.code == "media.local.traversal" for d in r.diagnostics)
 
 
 def test_double_file_prefix_in_regrouping_and_validation() -> None:
@@ -284,7 +344,8 @@ def test_trailing_whitespace_defeats_the_bare_filename_fallback() -> None:
 
 def test_over_long_quoted_reference_is_rejected_not_shortened() -> None:
     url = "https://example.com/" + "a" * 5000 + ".png"
-    check(f'MEDIA:"{url}"', {"text": f'MEDIA:"{url}"', "mediaUrls": ABSENT})
+    check(f'MEDIA:"{url}"', {"text": f'MEDIA:"{url}"', "mediaUrls": ABSENT}, profile=RELEASE)
+    check(f'MEDIA:"{url}"', {"text": "", "mediaUrls": ABSENT, "rejectedMediaCount": 1})
 
 
 def test_length_cap_counts_utf16_units() -> None:
@@ -297,64 +358,121 @@ def test_length_cap_counts_utf16_units() -> None:
 
 # ---------------------------------------------------------------- §7-§8 policy through the line
 
+# (reference, accepted in next, accepted in the release)
 POLICY = [
-    ("https://Example.COM/a.png", True),
-    ("http://example.com/a.png", False),
-    ("https://user@example.com/a.png", False),
-    ("https://0x7f.1/a.png", False),
-    ("https://printer/a.png", False),
-    ("https://[::1]/a.png", False),
-    ("https://[2001:4860:4860::8888]/a.png", False),
-    ("https://127.0.0.1.nip.io/a.png", True),
-    ("https://example.com\\@127.0.0.1/a.png", True),
-    ("file:///srv/a.png", True),
-    ("media://inbound/abc123", True),
-    ("media://inbound:80/x", False),
-    ("media://inbound/x/../y.png", True),
-    ("Media://inbound/a.png", True),
-    ("ftp://example.com/a.png", False),
-    ("photo.jpeg.", False),
-    ("/etc/passwd", True),
-    ("~/a.png", True),
-    ("\\\\server\\share\\a.png", True),
+    ("https://Example.COM/a.png", True, True),
+    ("http://example.com/a.png", False, False),
+    ("https://user@example.com/a.png", False, False),
+    ("https://0x7f.1/a.png", False, False),
+    ("https://printer/a.png", False, False),
+    ("https://[::1]/a.png", False, False),
+    ("https://[::ffff:127.0.0.1]/a.png", False, False),
+    ("https://[2001:4860:4860::8888]/a.png", True, False),
+    ("https://127.0.0.1.nip.io/a.png", True, True),
+    ("https://example.com\\@127.0.0.1/a.png", True, True),
+    ("file:///srv/a.png", True, True),
+    ("media://inbound/abc123", True, False),
+    ("media://inbound:80/x", False, False),
+    ("media://inbound/x/../y.png", True, False),
+    ("Media://inbound/a.png", True, False),
+    ("ftp://example.com/a.png", False, False),
+    ("photo.jpeg.", False, False),
+    ("/etc/passwd", True, True),
+    ("~/a.png", True, True),
+    ("\\\\server\\share\\a.png", True, True),
 ]
 
 
-@pytest.mark.parametrize(("ref", "accepted"), POLICY)
-def test_policy_through_split_media(ref: str, accepted: bool) -> None:
-    r = check(f"MEDIA:{ref}", {})
+@pytest.mark.parametrize("profile", [NEXT, RELEASE])
+@pytest.mark.parametrize(("ref", "in_next", "in_release"), POLICY)
+def test_policy_through_split_media(
+    ref: str, in_next: bool, in_release: bool, profile: str
+) -> None:
+    accepted = in_next if profile == NEXT else in_release
+    r = check(f"MEDIA:{ref}", {}, profile=profile)
     assert r.media_urls == ([ref] if accepted else [])
 
 
 # ---------------------------------------------------------------- §9 outcomes
 
+# (profile, input, text, mediaUrls)
 OUTCOMES = [
     (
+        NEXT,
         "MEDIA:https://example.com/a.png and /srv/b.png",
         "and",
         ["https://example.com/a.png", "/srv/b.png"],
     ),
     (
+        NEXT,
         "A\nMEDIA:https://example.com/a.png tail words",
         "A\ntail words",
         ["https://example.com/a.png"],
     ),
-    ("x\nMEDIA:../x.png", "x", []),
-    ("Hi\nMEDIA:   \nMEDIA:https://example.com/a.png", "Hi\nMEDIA:", ["https://example.com/a.png"]),
+    (NEXT, "x\nMEDIA:../x.png", "x", []),
     (
+        NEXT,
+        "Hi\nMEDIA:   \nMEDIA:https://example.com/a.png",
+        "Hi\nMEDIA:",
+        ["https://example.com/a.png"],
+    ),
+    # A rejected remote reference: the release keeps its line (its text rewrite collapses
+    # the double space); next removes it.
+    (
+        RELEASE,
         "MEDIA:http://example.com/a.png  x\nMEDIA:https://example.com/b.png",
         "MEDIA:http://example.com/a.png x",
         ["https://example.com/b.png"],
     ),
-    ("MEDIA:https://[::1]/a.png", "MEDIA:https://[::1]/a.png", []),
-    ("Intro   words\nMEDIA:~user/a.png", "Intro   words", []),
+    (
+        NEXT,
+        "MEDIA:http://example.com/a.png  x\nMEDIA:https://example.com/b.png",
+        "",
+        ["https://example.com/b.png"],
+    ),
+    (RELEASE, "MEDIA:https://[::1]/a.png", "MEDIA:https://[::1]/a.png", []),
+    (NEXT, "MEDIA:https://[::1]/a.png", "", []),
+    (NEXT, "Intro   words\nMEDIA:~user/a.png", "Intro   words", []),
 ]
 
 
-@pytest.mark.parametrize(("text", "out", "urls"), OUTCOMES)
-def test_outcome_table(text: str, out: str, urls: list[str]) -> None:
-    r = check(text, {"text": out})
+@pytest.mark.parametrize(("profile", "text", "out", "urls"), OUTCOMES)
+def test_outcome_table(profile: str, text: str, out: str, urls: list[str]) -> None:
+    r = check(text, {"text": out}, profile=profile)
     assert r.media_urls == urls
+
+
+# next only (PROFILES.md rule 5): (input, text, mediaUrls, rejectedMediaCount)
+HIDDEN = [
+    ("MEDIA:http://example.com/a.png", "", [], 1),
+    ("Intro\nMEDIA:https://[fe80::1]/a.png\nOutro", "Intro\nOutro", [], 1),
+    ("MEDIA:../../.env", "", [], 1),
+    ("MEDIA:ftp://example.com/a.png", "", [], 1),
+    ("MEDIA:media://outbound/image.png", "", [], 1),
+    ("MEDIA:/srv/a.png http://x.example/b.png", "", ["/srv/a.png"], 1),
+    ('MEDIA:"http://a.example/a.png" "http://b.example/b.png"', "", [], 2),
+    ("MEDIA:/tmp/shots/../../.env /tmp/safe/second.png", "", ["/tmp/safe/second.png"], 1),
+    # Bare words are not media sources: they stay text and are not counted.
+    ("MEDIA:screenshot", "MEDIA:screenshot", [], 0),
+    (
+        "MEDIA:https://example.com/a.png and /srv/b.png",
+        "and",
+        ["https://example.com/a.png", "/srv/b.png"],
+        0,
+    ),
+    ('MEDIA:"x" "y"', 'MEDIA:"x" "y"', [], 0),
+]
+
+
+@pytest.mark.parametrize(("text", "out", "urls", "rejected"), HIDDEN)
+def test_rejected_media_sources_are_hidden_and_counted(
+    text: str, out: str, urls: list[str], rejected: int
+) -> None:
+    r = check(text, {"text": out, "rejectedMediaCount": rejected or ABSENT})
+    assert r.media_urls == urls
+    assert r.rejected_media_count == rejected
+    # The release has no count and hides nothing a local path would not hide.
+    assert split_media(text, profile=RELEASE).rejected_media_count == 0
 
 
 # ---------------------------------------------------------------- §10 visible text
@@ -364,17 +482,52 @@ def test_blank_lines_are_never_collapsed() -> None:
     check("Hi\n\n\nMEDIA:/x.png\n\n\nBye", {"text": "Hi\n\n\n\n\nBye"})
 
 
-def test_cr_is_not_special() -> None:
+def test_blank_lines_are_collapsed_by_the_release_rewrite() -> None:
+    check("Hi\n\n\nMEDIA:/x.png\n\n\nBye", {"text": "Hi\n\nBye"}, profile=RELEASE)
+
+
+def test_cr_and_crlf_end_lines_in_next() -> None:
+    url = "https://example.com/a.png"
+    for eol in ("\r\n", "\r"):
+        check(
+            f"Hi{eol}MEDIA:{url}{eol}Bye",
+            {"text": f"Hi{eol}Bye", "mediaUrls": [url], "segments": [t("Hi"), m(url), t("Bye")]},
+        )
+    # Each kept line keeps its own terminator.
+    check(f"A\rB\r\nMEDIA:{url}\nC\rD", {"text": "A\rB\r\nC\rD", "mediaUrls": [url]})
+
+
+def test_only_lf_ends_lines_in_the_release() -> None:
+    url = "https://example.com/a.png"
+    # The CR stays on the line before the directive (the rewrite turns CRLF into LF) ...
     check(
-        "Hi\r\nMEDIA:https://example.com/a.png\r\nBye",
-        {"text": "Hi\r\nBye", "mediaUrls": ["https://example.com/a.png"]},
+        f"Hi\r\nMEDIA:{url}\r\nBye",
+        {"text": "Hi\nBye", "mediaUrls": [url], "segments": [t("Hi\r"), m(url), t("Bye")]},
+        profile=RELEASE,
     )
+    # ... and a lone CR does not end a line, so MEDIA: is not at a line start.
+    text = f"Hi\rMEDIA:{url}\rBye"
+    check(text, {"text": text, "mediaUrls": ABSENT}, profile=RELEASE)
 
 
-def test_leading_blank_lines_are_removed_but_not_cr_lines() -> None:
-    check("MEDIA:/a.png\n  \n\t\nHi", {"text": "Hi"})
-    check("MEDIA:/a.png\n\r\nHi", {"text": "Hi"})  # the boundary step removes "\r\n"
-    check("MEDIA:/a.png\n \r\nHi", {"text": " \r\nHi"})
+def test_leading_blank_lines_are_removed() -> None:
+    for profile in (NEXT, RELEASE):
+        check("MEDIA:/a.png\n  \n\t\nHi", {"text": "Hi"}, profile=profile)
+        check("MEDIA:/a.png\n\r\nHi", {"text": "Hi"}, profile=profile)
+    # In next a line ended by CR or CRLF is a blank line like any other.
+    check("MEDIA:/a.png\n \r\nHi", {"text": "Hi"})
+    check("MEDIA:/a.png\n\rHi", {"text": "Hi"})
+
+
+def test_release_does_not_remove_cr_lines() -> None:
+    # LF only: "\rHi" is one line, not a blank line and then "Hi".
+    check(
+        "MEDIA:/a.png\n\rHi",
+        {"text": "\rHi", "segments": [m("/a.png"), t("\rHi")]},
+        profile=RELEASE,
+    )
+    # " \r" is not blank either; the rewrite then drops the space before the line feed.
+    check("MEDIA:/a.png\n \r\nHi", {"text": "\nHi"}, profile=RELEASE)
 
 
 def test_u2028_is_not_a_line_break() -> None:
@@ -534,37 +687,72 @@ def test_directive_lines_are_never_image_scanned() -> None:
 
 # ---------------------------------------------------------------- §16 examples
 
+# (input, options, text, mediaUrls, rejectedMediaCount) in next; RELEASE_TEXT gives the
+# release's text where it differs (the release never counts).
 EXAMPLES = [
     (
         "Here is the image.\n\nMEDIA:/workspace/image.png",
         {},
         "Here is the image.",
         ["/workspace/image.png"],
+        0,
     ),
     (
         'MEDIA:"/Users/pete/My Files/render final.png"',
         {},
         "",
         ["/Users/pete/My Files/render final.png"],
+        0,
     ),
-    ("MEDIA:https://Example.COM/a.png", {}, "", ["https://Example.COM/a.png"]),
-    ("MEDIA:http://example.com/a.png", {}, "MEDIA:http://example.com/a.png", []),
-    ("MEDIA:https://user@example.com/a.png", {}, "MEDIA:https://user@example.com/a.png", []),
-    ("MEDIA:https://0x7f.1/a.png", {}, "MEDIA:https://0x7f.1/a.png", []),
-    ("MEDIA:https://printer/a.png", {}, "MEDIA:https://printer/a.png", []),
-    ("MEDIA:file:///srv/a.png", {}, "", ["file:///srv/a.png"]),
-    ("MEDIA:~user/a.png", {}, "", []),
-    ("MEDIA:media://inbound/abc123", {}, "", ["media://inbound/abc123"]),
-    ("MEDIA:media://inbound:80/x", {}, "MEDIA:media://inbound:80/x", []),
-    ("MEDIA:photo.jpeg.", {}, "MEDIA:photo.jpeg.", []),
-    ("Hi\nMEDIA:/srv/a.png", {"extract_media_directives": False}, "Hi\nMEDIA:/srv/a.png", []),
+    ("MEDIA:https://Example.COM/a.png", {}, "", ["https://Example.COM/a.png"], 0),
+    ("MEDIA:http://example.com/a.png", {}, "", [], 1),
+    ("MEDIA:https://user@example.com/a.png", {}, "", [], 1),
+    ("MEDIA:https://0x7f.1/a.png", {}, "", [], 1),
+    ("MEDIA:https://printer/a.png", {}, "", [], 1),
+    ("MEDIA:file:///srv/a.png", {}, "", ["file:///srv/a.png"], 0),
+    ("MEDIA:~user/a.png", {}, "", [], 1),
+    ("MEDIA:media://inbound/abc123", {}, "", ["media://inbound/abc123"], 0),
+    ("MEDIA:media://inbound:80/x", {}, "", [], 1),
+    ("MEDIA:photo.jpeg.", {}, "MEDIA:photo.jpeg.", [], 0),
+    (
+        "Hi\nMEDIA:/srv/a.png",
+        {"extract_media_directives": False},
+        "Hi\nMEDIA:/srv/a.png",
+        [],
+        0,
+    ),
 ]
 
+# The release keeps every rejected remote or inbound directive visible and has no inbound.
+RELEASE_TEXT = {
+    "MEDIA:http://example.com/a.png": "MEDIA:http://example.com/a.png",
+    "MEDIA:https://user@example.com/a.png": "MEDIA:https://user@example.com/a.png",
+    "MEDIA:https://0x7f.1/a.png": "MEDIA:https://0x7f.1/a.png",
+    "MEDIA:https://printer/a.png": "MEDIA:https://printer/a.png",
+    "MEDIA:media://inbound/abc123": "MEDIA:media://inbound/abc123",
+    "MEDIA:media://inbound:80/x": "MEDIA:media://inbound:80/x",
+}
 
-@pytest.mark.parametrize(("text", "opts", "out", "urls"), EXAMPLES)
-def test_examples(text: str, opts: dict[str, Any], out: str, urls: list[str]) -> None:
-    r = check(text, {"text": out}, **opts)
+
+@pytest.mark.parametrize(("text", "opts", "out", "urls", "rejected"), EXAMPLES)
+def test_examples(
+    text: str, opts: dict[str, Any], out: str, urls: list[str], rejected: int
+) -> None:
+    r = check(text, {"text": out, "rejectedMediaCount": rejected or ABSENT}, **opts)
     assert r.media_urls == urls
+
+
+@pytest.mark.parametrize(("text", "opts", "out", "urls", "rejected"), EXAMPLES)
+def test_examples_in_the_release(
+    text: str, opts: dict[str, Any], out: str, urls: list[str], rejected: int
+) -> None:
+    r = check(
+        text,
+        {"text": RELEASE_TEXT.get(text, out), "rejectedMediaCount": ABSENT},
+        profile=RELEASE,
+        **opts,
+    )
+    assert r.media_urls == ([] if text in RELEASE_TEXT else urls)
 
 
 # ---------------------------------------------------------------- result shape
@@ -577,6 +765,11 @@ def test_wire_shape_has_no_media_url_and_omits_empty_fields() -> None:
     assert "audioAsVoice" not in w
     assert "diagnostics" not in w
     assert split_media("Hi").to_wire() == {"text": "Hi"}
+    # rejectedMediaCount is on the wire only when something was counted.
+    assert "rejectedMediaCount" not in split_media("MEDIA:screenshot").to_wire()
+    assert split_media("MEDIA:http://example.com/a.png").to_wire()["rejectedMediaCount"] == 1
+    w = split_media("MEDIA:http://example.com/a.png", profile=RELEASE).to_wire()
+    assert "rejectedMediaCount" not in w
 
 
 def test_spans_point_at_the_directive_and_image() -> None:

@@ -1,4 +1,9 @@
-"""Every MEDIA.md §17 diagnostic code: when it fires, its severity, span and message."""
+"""Every MEDIA.md §17 diagnostic code: when it fires, its severity, span and message.
+
+Cases run the default profile ``next`` unless their options name the release. In ``next`` a
+rejected reference that looks like a media source leaves the text and is counted
+(PROFILES.md rule 5); its diagnostic still explains it and says it was removed.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from richout.media import split_media
 from richout.models import Diagnostic
 
 IMG = {"extract_markdown_images": True}
+RELEASE = "release-2026.9.6"
+REL = {"profile": RELEASE}
 
 # (input, options, code, severity, the exact text its span covers)
 CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
@@ -75,7 +82,9 @@ CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
         "error",
         "https://10.0.0.5/a.png",
     ),
-    ("MEDIA:https://[::1]/a.png", {}, "media.remote.ipv6_literal", "error", "https://[::1]/a.png"),
+    # Only the release blocks every IPv6 literal; next judges the address.
+    ("MEDIA:https://[::1]/a.png", REL, "media.remote.ipv6_literal", "error", "https://[::1]/a.png"),
+    ("MEDIA:https://[::1]/a.png", {}, "media.remote.ip_blocked", "error", "https://[::1]/a.png"),
     ("MEDIA:media://inbound:80/x", {}, "media.inbound.invalid", "error", "media://inbound:80/x"),
     ("MEDIA:/srv/../etc/passwd", {}, "media.local.traversal", "error", "/srv/../etc/passwd"),
     ("MEDIA:~user/a.png", {}, "media.local.unsupported_home", "error", "~user/a.png"),
@@ -88,6 +97,15 @@ CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
     ),
     ("MEDIA:report", {}, "media.not_a_reference", "error", "report"),
     ("MEDIA:../x.png", {}, "media.line_removed", "warning", "MEDIA:../x.png"),
+    ("MEDIA:../x.png", REL, "media.line_removed", "warning", "MEDIA:../x.png"),
+    # next removes a line whose only reference was rejected and counted.
+    (
+        "A\nMEDIA:https://[::1]/a.png",
+        {},
+        "media.line_removed",
+        "warning",
+        "MEDIA:https://[::1]/a.png",
+    ),
     # §17.3 accepted but altered
     (
         "MEDIA:https://example.com/a b.png",
@@ -169,9 +187,10 @@ CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
         "warning",
         "MEDIA:image.png  ",
     ),
+    # LF-only lines (the release): the CR of a CRLF stays on the payload.
     (
         "Hi\r\nMEDIA:image.png\r\nmore",
-        {},
+        REL,
         "media.trailing_space_payload",
         "warning",
         "MEDIA:image.png\r",
@@ -225,12 +244,21 @@ CASES: list[tuple[str, dict[str, Any], str, str, str]] = [
         "warning",
         "![i](https://e.example/50.png)",
     ),
+    # The release reads images line by line; next joins the lines an image covers, up to
+    # 20,000 units (PROFILES.md rule 7).
     (
         "![a\nb](https://e.example/a.png) ![c](https://e.example/c.png)",
-        IMG,
+        {**IMG, **REL},
         "media.image.limit",
         "warning",
         "![a\nb](https://e.example/a.png)",
+    ),
+    (
+        "![a\n" + "b" * 20_001 + "](https://e.example/a.png)",
+        IMG,
+        "media.image.limit",
+        "warning",
+        "![a\n" + "b" * 20_001 + "](https://e.example/a.png)",
     ),
     (
         "x" * 20_001 + " ![a](https://e.example/a.png)\n![b](https://e.example/b.png)",
@@ -345,24 +373,128 @@ def test_every_code_of_section_17_is_exercised() -> None:
 
 def test_too_long() -> None:
     url = "https://example.com/" + "a" * 5000
-    r = split_media(f"MEDIA:{url}")
+    r = split_media(f"MEDIA:{url}", profile=RELEASE)
     (d,) = _find(r.diagnostics, "media.too_long")
     assert d.severity == "error"
     assert r.diagnostics[0].start == 6
+    # next: the same verdict on the reference, and the line removed (it is counted).
+    r = split_media(f"MEDIA:{url}")
+    assert r.rejected_media_count == 1
+    (d,) = _find(r.diagnostics, "media.too_long")
+    assert (d.severity, d.start, d.end) == ("error", 6, 6 + len(url))
+    assert "removed from the text" in d.message
+    assert [x.code for x in r.diagnostics] == ["media.line_removed", "media.too_long"]
+
+
+def test_multi_line_image_is_lifted_in_next() -> None:
+    text = "![a\nb](https://e.example/a.png) ![c](https://e.example/c.png)"
+    r = split_media(text, **IMG)
+    assert r.media_urls == ["https://e.example/a.png", "https://e.example/c.png"]
+    assert not _find(r.diagnostics, "media.image.limit")
+
+
+def test_crlf_payload_has_no_trailing_space_in_next() -> None:
+    r = split_media("Hi\r\nMEDIA:image.png\r\nmore")
+    assert r.media_urls == ["image.png"]
+    assert r.diagnostics == []
 
 
 # ---------------------------------------------------------------- messages
 
 
 def test_rejection_messages_say_visible_or_removed() -> None:
-    kept = split_media("MEDIA:http://example.com/a.png").diagnostics
+    kept = split_media("MEDIA:http://example.com/a.png", profile=RELEASE).diagnostics
     assert "stayed visible" in _find(kept, "media.remote.not_https")[0].message
-    removed = split_media("MEDIA:../x.png").diagnostics
-    assert "removed" in _find(removed, "media.local.traversal")[0].message
-    part = split_media("MEDIA:https://example.com/a.png and /srv/b.png").diagnostics
-    assert "stays visible" in _find(part, "media.not_a_reference")[0].message
-    dropped = split_media('MEDIA:/srv/a.png "../x y.png"').diagnostics
+    hidden = split_media("MEDIA:http://example.com/a.png").diagnostics
+    assert "removed from the text" in _find(hidden, "media.remote.not_https")[0].message
+    for profile in ("next", RELEASE):
+        removed = split_media("MEDIA:../x.png", profile=profile).diagnostics
+        assert "removed" in _find(removed, "media.local.traversal")[0].message
+        text = "MEDIA:https://example.com/a.png and /srv/b.png"
+        part = split_media(text, profile=profile).diagnostics
+        assert "stays visible" in _find(part, "media.not_a_reference")[0].message
+    dropped = split_media('MEDIA:/srv/a.png "../x y.png"', profile=RELEASE).diagnostics
     assert "dropped" in _find(dropped, "media.local.traversal")[0].message
+    counted = split_media('MEDIA:/srv/a.png "../x y.png"').diagnostics
+    message = _find(counted, "media.local.traversal")[0].message
+    assert "removed from the text" in message and "rejected_media_count" in message
+
+
+# next: (input, the rejected parts the line hides and counts)
+HIDDEN: list[tuple[str, list[str]]] = [
+    ("MEDIA:http://example.com/a.png", ["http://example.com/a.png"]),
+    ("MEDIA:https://[::1]/a.png", ["https://[::1]/a.png"]),
+    ("Intro\nMEDIA:https://[fe80::1]/a.png\nOutro", ["https://[fe80::1]/a.png"]),
+    ("MEDIA:~user/a.png", ["~user/a.png"]),
+    ("MEDIA:../../.env", ["../../.env"]),
+    ("MEDIA:media://outbound/image.png", ["media://outbound/image.png"]),
+    ("MEDIA:/srv/a.png http://x.example/b.png", ["http://x.example/b.png"]),
+    ("MEDIA:https://exa mple.com/a.png", ["https://exa"]),
+    (
+        'MEDIA:"http://a.example/a.png" "http://b.example/b.png"',
+        ['"http://a.example/a.png"', '"http://b.example/b.png"'],
+    ),
+    ('MEDIA:"https://example.com/a.png?x=1," "../b c.png"', ['"../b c.png"']),
+    (
+        "MEDIA:C:\\Users\\First Last\\..\\secret.png D:\\safe\\b.png",
+        ["C:\\Users\\First Last\\..\\secret.png"],
+    ),
+    (
+        "MEDIA:https://example.com/a.png MEDIA:https://example.com/b.png",
+        ["MEDIA:https://example.com/b.png"],
+    ),
+]
+
+_REJECTIONS = {
+    "media.remote.not_https",
+    "media.remote.invalid_url",
+    "media.remote.credentials",
+    "media.remote.host_blocked",
+    "media.remote.ip_blocked",
+    "media.remote.ipv6_literal",
+    "media.inbound.invalid",
+    "media.local.traversal",
+    "media.local.unsupported_home",
+    "media.too_long",
+    "media.scheme_unsupported",
+    "media.not_a_reference",
+}
+
+
+@pytest.mark.parametrize(("text", "parts"), HIDDEN)
+def test_every_hidden_reference_is_explained_as_removed(text: str, parts: list[str]) -> None:
+    r = split_media(text)
+    assert r.rejected_media_count == len(parts)
+    for part in parts:
+        start = text.index(part, text.index("MEDIA:") + 6)
+        end = start + len(part)
+        assert part not in r.text
+        explained = [
+            d
+            for d in r.diagnostics
+            if d.code in _REJECTIONS
+            and d.severity == "error"
+            and d.start is not None
+            and d.end is not None
+            and d.start <= start
+            and end <= d.end
+        ]
+        assert explained, (part, [(d.code, d.start, d.end) for d in r.diagnostics])
+        assert all("removed from the text" in d.message for d in explained), explained
+
+
+# The release reads the quoted pair as one (accepted) reference, so it rejects nothing there.
+_RELEASE_REJECTS = [
+    h for h in HIDDEN if not h[0].startswith('MEDIA:"https://example.com/a.png?x=1,"')
+]
+
+
+@pytest.mark.parametrize(("text", "parts"), _RELEASE_REJECTS)
+def test_the_release_explains_the_same_rejections(text: str, parts: list[str]) -> None:
+    r = split_media(text, profile=RELEASE)
+    assert r.rejected_media_count == 0
+    codes = {d.code for d in r.diagnostics}
+    assert codes & _REJECTIONS, [d.code for d in r.diagnostics]
 
 
 def test_rejected_parts_share_one_record_per_reason() -> None:
@@ -375,8 +507,12 @@ def test_rejected_parts_share_one_record_per_reason() -> None:
 
 
 def test_one_part_reports_the_whole_payload_verdict_once() -> None:
-    diags = split_media("Hi\r\nMEDIA:http://example.com/a.png\r\nBye").diagnostics
+    text = "Hi\r\nMEDIA:http://example.com/a.png\r\nBye"
+    diags = split_media(text, profile=RELEASE).diagnostics
     assert [d.code for d in diags] == ["media.remote.not_https"]
+    # next hides the line: the one verdict, plus the note that the line was removed.
+    diags = split_media(text).diagnostics
+    assert [d.code for d in diags] == ["media.line_removed", "media.remote.not_https"]
 
 
 # ---------------------------------------------------------------- no false alarms
@@ -393,6 +529,8 @@ QUIET = [
     "`x` and `y`\nMEDIA:/srv/a.png",
     "Here: MEDIA:report",
     "a & b; c",
+    "MEDIA:https://[2001:4860:4860::8888]/a.png",
+    "Hi\r\nMEDIA:/srv/a.png\rBye",
 ]
 
 

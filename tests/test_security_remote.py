@@ -1,8 +1,10 @@
-"""Hostile remote references and their verdicts (MEDIA.md §7, §8.1, §17.2).
+"""Hostile remote references and their verdicts (MEDIA.md §7, §8.1, §17.2; PROFILES.md).
 
 Each row is a candidate as the payload tokenizer would hand it to the policy, and the
-verdict the reference's rules give it: ``OK`` or the exact rejection code. Rows marked
-with ``SPACES`` are judged with spaces allowed (a quoted payload).
+verdict each profile's rules give it: ``OK`` or the exact rejection code. A plain verdict
+holds in every profile; ``by_profile(next, release)`` gives the two when they differ (only
+IPv6 literal hosts do: PROFILES.md rule 6). Rows marked with ``SPACES`` are judged with
+spaces allowed (a quoted payload).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from richout.policy import check_hostname, check_reference, check_remote, is_valid_reference
+from richout.profiles import DEFAULT_PROFILE, PROFILES
 
 OK = "ok"
 NOT_HTTPS = "media.remote.not_https"
@@ -23,8 +26,23 @@ NOT_REF = "media.not_a_reference"
 TOO_LONG = "media.too_long"
 SPACES = "spaces"
 
+NEXT = "next"
+RELEASE = "release-2026.9.6"
+
+Verdict = str | dict[str, str]
+
+
+def by_profile(next_verdict: str, release_verdict: str) -> dict[str, str]:
+    """A verdict that differs between the profiles."""
+    return {NEXT: next_verdict, RELEASE: release_verdict}
+
+
+def expected_for(expected: Verdict, profile: str) -> str:
+    return expected if isinstance(expected, str) else expected[profile]
+
+
 # (candidate, expected, flags)
-REMOTE_TABLE: list[tuple[str, str, str]] = [
+REMOTE_TABLE: list[tuple[str, Verdict, str]] = [
     # Legacy IPv4 spellings: WHATWG canonicalises them, then the range decides.
     ("https://2130706433/a.png", IP, ""),
     ("https://0177.0.0.1/a.png", IP, ""),
@@ -116,24 +134,55 @@ REMOTE_TABLE: list[tuple[str, str, str]] = [
     ("https://192.31.196.1/a.png", OK, ""),
     ("https://192.52.193.1/a.png", OK, ""),
     ("https://8.8.8.8/a.png", OK, ""),
-    # Every IPv6 literal is blocked (G18), whatever it embeds.
-    ("https://[::1]/a.png", V6, ""),
-    ("https://[::]/a.png", V6, ""),
-    ("https://[::ffff:127.0.0.1]/a.png", V6, ""),
-    ("https://[::ffff:7f00:1]/a.png", V6, ""),
-    ("https://[::ffff:8.8.8.8]/a.png", V6, ""),
-    ("https://[::127.0.0.1]/a.png", V6, ""),
-    ("https://[::ffff:0:127.0.0.1]/a.png", V6, ""),
-    ("https://[64:ff9b::127.0.0.1]/a.png", V6, ""),
-    ("https://[64:ff9b:1::8.8.8.8]/a.png", V6, ""),
-    ("https://[2002:7f00:1::]/a.png", V6, ""),
-    ("https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.png", V6, ""),
-    ("https://[fe80::5efe:7f00:1]/a.png", V6, ""),
-    ("https://[2a00::5efe:a00:1]/a.png", V6, ""),
-    ("https://[2001:4860:4860::8888]/a.png", V6, ""),
-    ("https://[fe80::1]/a.png", V6, ""),
-    ("https://[FC00::1]:443/a.png", V6, ""),
+    # IPv6 literals. The release blocks every one (G18: WHATWG serializes IPv6 without a dot,
+    # so the single-label rule catches it). next reads an IP literal first (PROFILES.md rule
+    # 6): a public address passes; the special-use blocks of MEDIA.md §8.1 rule 4, and any
+    # address embedding a blocked IPv4 (mapped, RFC 6145, NAT64, 6to4, Teredo, compatible,
+    # ISATAP), stay blocked.
+    ("https://[::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::]/a.png", by_profile(IP, V6), ""),
+    ("https://[0::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::ffff:127.0.0.1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::ffff:7f00:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[0:0:0:0:0:ffff:7f00:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::ffff:a9fe:a9fe]/latest/meta-data", by_profile(IP, V6), ""),
+    ("https://[::ffff:6440:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::ffff:8.8.8.8]/a.png", by_profile(OK, V6), ""),
+    ("https://[::127.0.0.1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::a00:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::ffff:0:127.0.0.1]/a.png", by_profile(IP, V6), ""),
+    ("https://[::ffff:0:a00:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[64:ff9b::127.0.0.1]/a.png", by_profile(IP, V6), ""),
+    ("https://[64:ff9b::a9fe:a9fe]/a.png", by_profile(IP, V6), ""),
+    ("https://[64:ff9b::808:808]/a.png", by_profile(OK, V6), ""),
+    ("https://[64:ff9b:1::8.8.8.8]/a.png", by_profile(IP, V6), ""),
+    ("https://[64:ff9b:1::a00:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[2002:7f00:1::]/a.png", by_profile(IP, V6), ""),
+    ("https://[2002:a00:1::]/a.png", by_profile(IP, V6), ""),
+    ("https://[2002:808:808::1]/a.png", by_profile(OK, V6), ""),
+    ("https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/a.png", by_profile(IP, V6), ""),
+    ("https://[fe80::5efe:7f00:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[2a00::5efe:a00:1]/a.png", by_profile(IP, V6), ""),
+    ("https://[2001:4860:4860::8888]/a.png", by_profile(OK, V6), ""),
+    ("https://[2001:4860:4860:0:0:0:0:8888]/a.png", by_profile(OK, V6), ""),
+    ("https://[2001:4860:4860::8888]:8443/a.png", by_profile(OK, V6), ""),
+    ("https://[2606:4700::1111]/a.png", by_profile(OK, V6), ""),
+    ("https://[fe80::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[FC00::1]:443/a.png", by_profile(IP, V6), ""),
+    ("https://[fd00:ec2::254]/latest/meta-data", by_profile(IP, V6), ""),
+    ("https://[ff02::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[fec0::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[2001:db8::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[3fff::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[100::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[2001:2::1]/a.png", by_profile(IP, V6), ""),
+    ("https://[2001:20::1]/a.png", by_profile(IP, V6), ""),
+    ("file://https://[2001:4860:4860::8888]/a.png", by_profile(OK, V6), ""),
+    ("https://user@[2001:4860:4860::8888]/a.png", CREDS, ""),
     ("https://[fe80::1%25eth0]/a.png", INVALID, ""),
+    ("https://[2001:4860:4860::8888%25eth0]/a.png", INVALID, ""),
+    ("https://[2001:4860:4860::8888]./a.png", INVALID, ""),
+    ("https://[::ffff:127.0.0.1].example.com/a.png", INVALID, ""),
     ("https://[::1/a.png", INVALID, ""),
     ("https://[1::2::3]/a.png", INVALID, ""),
     ("https://[::ffff:0177.0.0.1]/a.png", INVALID, ""),
@@ -258,7 +307,7 @@ REMOTE_TABLE: list[tuple[str, str, str]] = [
 ]
 
 
-def _id(row: tuple[str, str, str]) -> str:
+def _id(row: tuple[str, Verdict, str]) -> str:
     text = row[0] if len(row[0]) <= 60 else f"{row[0][:40]}...({len(row[0])})"
     return f"{text!r}{'+spaces' if row[2] else ''}"
 
@@ -269,53 +318,109 @@ def test_table_is_large_and_unique() -> None:
     assert len(keys) == len(set(keys))
 
 
+def test_split_verdicts_name_every_profile() -> None:
+    for _, expected, _ in REMOTE_TABLE + [(h, e, "") for h, e in HOSTNAME_TABLE]:
+        if isinstance(expected, dict):
+            assert set(expected) == set(PROFILES)
+            assert expected[NEXT] != expected[RELEASE]
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
 @pytest.mark.parametrize("row", REMOTE_TABLE, ids=_id)
-def test_remote_reference_verdict(row: tuple[str, str, str]) -> None:
+def test_remote_reference_verdict(row: tuple[str, Verdict, str], profile: str) -> None:
     candidate, expected, flags = row
+    want = expected_for(expected, profile)
+    prof = PROFILES[profile]
     allow_spaces = flags == SPACES
-    verdict = check_reference(candidate, allow_spaces=allow_spaces)
-    assert (verdict.code or OK) == expected, verdict.reason
-    assert verdict.ok is (expected == OK)
+    verdict = check_reference(candidate, allow_spaces=allow_spaces, profile=prof)
+    assert (verdict.code or OK) == want, verdict.reason
+    assert verdict.ok is (want == OK)
     if not verdict.ok:
         assert verdict.reason
-    assert is_valid_reference(candidate, allow_spaces=allow_spaces) is verdict.ok
+    assert is_valid_reference(candidate, allow_spaces=allow_spaces, profile=prof) is verdict.ok
     # Bare filenames never rescue a URL-shaped candidate.
     assert (
-        is_valid_reference(candidate, allow_spaces=allow_spaces, allow_bare_filename=True)
+        is_valid_reference(
+            candidate, allow_spaces=allow_spaces, allow_bare_filename=True, profile=prof
+        )
         is verdict.ok
     )
 
 
+_IPV6_ROWS = [row for row in REMOTE_TABLE if row[0].lower().startswith("https://[")]
+
+
+@pytest.mark.parametrize("profile", list(PROFILES))
+@pytest.mark.parametrize("row", _IPV6_ROWS, ids=_id)
+def test_check_remote_takes_the_profile_switch(row: tuple[str, Verdict, str], profile: str) -> None:
+    url, expected, _ = row
+    verdict = check_remote(url, ip_literal_first=PROFILES[profile].ip_literal_first)
+    assert (verdict.code or OK) == expected_for(expected, profile), verdict.reason
+
+
+def test_the_release_accepts_no_ipv6_literal_host() -> None:
+    for candidate, expected, _ in REMOTE_TABLE:
+        if "://[" in candidate:
+            assert expected_for(expected, RELEASE) != OK, candidate
+            assert not check_reference(candidate, profile=PROFILES[RELEASE]).ok, candidate
+
+
+def test_next_accepts_public_ipv6_hosts_only() -> None:
+    accepted = {c for c, e, _ in _IPV6_ROWS if expected_for(e, NEXT) == OK}
+    assert "https://[2001:4860:4860::8888]/a.png" in accepted
+    assert "https://[::1]/a.png" not in accepted
+    assert len(accepted) < len(_IPV6_ROWS) // 2
+
+
+def test_default_profile_is_next() -> None:
+    assert DEFAULT_PROFILE == NEXT
+    for candidate, expected, flags in REMOTE_TABLE:
+        if isinstance(expected, dict):
+            verdict = check_reference(candidate, allow_spaces=flags == SPACES)
+            assert (verdict.code or OK) == expected[NEXT], candidate
+
+
+REASONS: list[tuple[str, str, tuple[str, ...]]] = [
+    ("https://10.0.0.5/a.png", "private range 10.0.0.0/8", (NEXT, RELEASE)),
+    ("https://100.100.100.200/a.png", "100.64.0.0/10", (NEXT, RELEASE)),
+    ("https://169.254.169.254/x", "169.254.0.0/16", (NEXT, RELEASE)),
+    ("https://0x7f.1/a.png", "'0x7f.1'", (NEXT, RELEASE)),
+    ("https://0x7f.1/a.png", "loopback range 127.0.0.0/8", (NEXT, RELEASE)),
+    ("https://[::ffff:127.0.0.1]/a.png", "127.0.0.0/8", (NEXT, RELEASE)),
+    ("https://[::1]/a.png", "IPv6 literal", (RELEASE,)),
+    ("https://[2001:4860:4860::8888]/a.png", "IPv6 literal", (RELEASE,)),
+    ("https://[::1]/a.png", "loopback range ::1/128", (NEXT,)),
+    ("https://[fe80::1]/a.png", "link-local range fe80::/10", (NEXT,)),
+    ("https://[fd00:ec2::254]/x", "unique local", (NEXT,)),
+    ("https://[64:ff9b::a9fe:a9fe]/x", "169.254.0.0/16", (NEXT,)),
+    ("http://example.com/a.png", "https://", (NEXT, RELEASE)),
+    ("https://example.com:99999/a.png", "65535", (NEXT, RELEASE)),
+    ("https://localhost/a.png", "single-label", (NEXT, RELEASE)),
+    ("https://db.internal/a.png", ".internal", (NEXT, RELEASE)),
+    ("https://example..com/a.png", "empty label", (NEXT, RELEASE)),
+    ("https://user:pw@example.com/a.png", "user:password@", (NEXT, RELEASE)),
+]
+
+
 @pytest.mark.parametrize(
-    ("url", "fragment"),
-    [
-        ("https://10.0.0.5/a.png", "private range 10.0.0.0/8"),
-        ("https://100.100.100.200/a.png", "100.64.0.0/10"),
-        ("https://169.254.169.254/x", "169.254.0.0/16"),
-        ("https://0x7f.1/a.png", "'0x7f.1'"),
-        ("https://0x7f.1/a.png", "loopback range 127.0.0.0/8"),
-        ("https://[::ffff:127.0.0.1]/a.png", "127.0.0.0/8"),
-        ("https://[::1]/a.png", "IPv6 literal"),
-        ("http://example.com/a.png", "https://"),
-        ("https://example.com:99999/a.png", "65535"),
-        ("https://localhost/a.png", "single-label"),
-        ("https://db.internal/a.png", ".internal"),
-        ("https://example..com/a.png", "empty label"),
-        ("https://user:pw@example.com/a.png", "user:password@"),
-    ],
+    ("url", "fragment", "profile"),
+    [(url, fragment, p) for url, fragment, profiles in REASONS for p in profiles],
 )
-def test_remote_reason_names_the_rule(url: str, fragment: str) -> None:
-    assert fragment in check_reference(url).reason
+def test_remote_reason_names_the_rule(url: str, fragment: str, profile: str) -> None:
+    assert fragment in check_reference(url, profile=PROFILES[profile]).reason
 
 
 def test_check_remote_rejects_non_http_schemes_itself() -> None:
     assert check_remote("ftp://example.com/a.png").code == SCHEME
     assert check_remote("not a url").code == INVALID
     assert check_remote("https://example.com/a.png").ok
+    assert check_remote("https://[2001:4860:4860::8888]/a.png").ok
+    v6 = check_remote("https://[2001:4860:4860::8888]/a.png", ip_literal_first=False)
+    assert v6.code == V6
 
 
 # Raw (non-canonical) hostnames: rules 4-IPv6, 5 and 6 for callers that do not run WHATWG.
-HOSTNAME_TABLE: list[tuple[str, str]] = [
+HOSTNAME_TABLE: list[tuple[str, Verdict]] = [
     # Rule 4, IPv6 with a dotted tail (the only IPv6 spellings that survive rule 2).
     ("::ffff:127.0.0.1", IP),
     ("[::ffff:10.0.0.1]", IP),
@@ -380,10 +485,17 @@ HOSTNAME_TABLE: list[tuple[str, str]] = [
     ("[localhost]", HOST),
     ("Foo.Internal", HOST),
     ("example.com", OK),
-    # IPv6 without a dot is always the IPv6-literal code.
-    ("::1", V6),
-    ("[2001:4860:4860::8888]", V6),
-    ("fe80::1", V6),
+    # IPv6 without a dot: the release gives the IPv6-literal code to every one; next judges
+    # the address like any other IP literal.
+    ("::1", by_profile(IP, V6)),
+    ("[::1]", by_profile(IP, V6)),
+    ("[2001:4860:4860::8888]", by_profile(OK, V6)),
+    ("2606:4700::1111", by_profile(OK, V6)),
+    ("fe80::1", by_profile(IP, V6)),
+    ("fd00::1", by_profile(IP, V6)),
+    ("::ffff:7f00:1", by_profile(IP, V6)),
+    ("::ffff:808:808", by_profile(OK, V6)),
+    ("2002:a9fe:a9fe::", by_profile(IP, V6)),
     # "::" standing for zero groups is no address (ada rejects it too): unparseable, blocked.
     ("1:2:3:4:5:6::8.8.8.8", IP),
     ("1:2:3:4:5:6::1.1.1.1", IP),
@@ -391,10 +503,13 @@ HOSTNAME_TABLE: list[tuple[str, str]] = [
 ]
 
 
+@pytest.mark.parametrize("profile", list(PROFILES))
 @pytest.mark.parametrize(("hostname", "expected"), HOSTNAME_TABLE, ids=repr)
-def test_check_hostname_raw(hostname: str, expected: str) -> None:
-    verdict = check_hostname(hostname)
-    assert (verdict.code or OK) == expected, verdict.reason
+def test_check_hostname_raw(hostname: str, expected: Verdict, profile: str) -> None:
+    verdict = check_hostname(hostname, ip_literal_first=PROFILES[profile].ip_literal_first)
+    assert (verdict.code or OK) == expected_for(expected, profile), verdict.reason
+    if profile == DEFAULT_PROFILE:
+        assert check_hostname(hostname) == verdict
 
 
 def test_raw_hostname_reasons() -> None:
