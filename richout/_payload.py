@@ -347,9 +347,7 @@ def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
     if judge.ok(candidate):
         res.accepted = [Item(candidate, 0, n, cut, "part", False, p[cb:n])]
         return res
-    if judge.profile.hide_rejected and (
-        begins_independent(candidate) or looks_local(candidate)
-    ):
+    if judge.profile.hide_rejected and (begins_independent(candidate) or looks_local(candidate)):
         res.counted = [(0, n, candidate)]
         res.rejected = [(0, n, candidate, True, False)]
     else:
