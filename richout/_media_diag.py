@@ -238,8 +238,8 @@ def _line_checks(
             continue
         for m in _MEDIA_AT_BOUNDARY.finditer(raw, ls, le):
             pos = m.start()
-            if pos in explained or pos == lt:
-                continue
+            if pos in explained or pos == lt or raw.startswith("//", m.end()):
+                continue  # a media:// reference is not a directive
             ts, te = _next_token(raw, m.end(), le)
             if ts == te or te - ts > _MAX_TOKEN:
                 continue
@@ -473,6 +473,17 @@ def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
             )
 
 
+def _next_directive_token(raw: str, start: int, end: int) -> int:
+    """Where a second ``MEDIA:`` directive token stands in ``raw[start:end]``, or -1.
+
+    The scheme of a ``media://`` reference is not one.
+    """
+    for m in _MEDIA_AT_BOUNDARY.finditer(raw, start, end):
+        if not raw.startswith("//", m.end()):
+            return m.start()
+    return -1
+
+
 def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str, judge: Judge) -> None:
     """§17.2-§17.3 for one directive line."""
     res = d.result
@@ -488,7 +499,7 @@ def _directive(diag: Diagnostics, d: DirectiveLine, raw: str, low: str, judge: J
             d.end,
         )
         return
-    k = low.find("media:", ps, d.end)
+    k = _next_directive_token(raw, ps, d.end)
     if k >= 0:
         diag.add(
             "media.multiple_on_line",
@@ -843,11 +854,11 @@ def _images(diag: Diagnostics, walk: Walk, allowlist: dict[str, str] | None) -> 
                 im.end,
             )
     for im, why in walk.skipped_images:
-        reason = (
-            "it spans more than one line"
-            if why == "spans"
-            else "only the first 50 images of a line are considered"
-        )
+        reason = {
+            "spans": "it spans more than one line",
+            "long": "with the lines it spans it is longer than 20,000 UTF-16 units",
+            "directive": "it starts on a MEDIA: line, which is read as a directive",
+        }.get(why, "only the first 50 images of a line are considered")
         diag.add(
             "media.image.limit",
             "warning",

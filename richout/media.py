@@ -289,14 +289,18 @@ class _Walker:
             if cur_ls in long_starts:
                 continue  # reported once per line
             bucket = out.setdefault(cur_ls, [])
+            why = "spans"
             if im.end > cur_le and multiline and len(bucket) < _MAX_IMAGES_PER_LINE:
                 end = self.lines.line_end(im.end - 1)
-                directive = self.directives_on and _passes_rule1(raw, cur_ls, cur_le, True)
-                if not directive and utf16_len(raw[cur_ls:end]) <= _MAX_IMAGE_LINE_UNITS:
+                if self.directives_on and _passes_rule1(raw, cur_ls, cur_le, True):
+                    why = "directive"
+                elif utf16_len(raw[cur_ls:end]) > _MAX_IMAGE_LINE_UNITS:
+                    why = "long"
+                else:
                     cur_le = end
                     self.merged[cur_ls] = end
             if im.end > cur_le:
-                walk.skipped_images.append((im, "spans"))
+                walk.skipped_images.append((im, why))
                 continue
             if len(bucket) >= _MAX_IMAGES_PER_LINE:
                 walk.skipped_images.append((im, "cap"))

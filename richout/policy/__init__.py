@@ -164,6 +164,13 @@ def _unrecognised(s: str, allow_bare_filename: bool) -> Verdict:
                 f"{_shown(s)} lacks the // after {scheme}:; write https://host/path",
             )
         if lower == "media":
+            if not s.startswith("//", len(scheme) + 1):
+                return Verdict(
+                    False,
+                    "media.not_a_reference",
+                    f"{_shown(s)} is another MEDIA: directive on the same line, read as part "
+                    "of this payload; put each MEDIA: directive on its own line",
+                )
             return Verdict(
                 False,
                 "media.not_a_reference",
