@@ -203,8 +203,56 @@ class _Reader:
 
 
 def _regions(text: str) -> list[Region]:
-    """Every code region of ``text`` (blocks and inline spans), sorted."""
-    return CodeMap(text).regions()
+    """Every code region of ``text`` (blocks and inline spans), sorted.
+
+    The release's parser (micromark) ends a top-level indented code block after the
+    whitespace-only lines that still carry a full four-column indent, where markdown-it ends
+    it at its last non-blank line; those lines are kept verbatim by the release's whitespace
+    normalisation, so the block is extended here to match.
+    """
+    regions = CodeMap(text).regions()
+    return [_extend_indented(text, r) if r.block else r for r in regions]
+
+
+def _indent_columns(text: str, start: int, end: int) -> tuple[int, int]:
+    """Columns of the leading spaces and tabs of ``text[start:end]`` and where they stop."""
+    cols = 0
+    i = start
+    while i < end and text[i] in " \t":
+        cols = cols + 4 - cols % 4 if text[i] == "\t" else cols + 1
+        i += 1
+    return cols, i
+
+
+def _extend_indented(text: str, region: Region) -> Region:
+    """``region`` grown over the four-column whitespace-only lines after an indented block."""
+    line_start = text.rfind("\n", 0, region.start) + 1
+    line_start = max(line_start, text.rfind("\r", 0, region.start) + 1)
+    first_end = _line_end(text, region.start)
+    cols, stop = _indent_columns(text, line_start, first_end)
+    if line_start != region.start or cols < 4 or stop == first_end:
+        return region  # fenced, inside a container, or not indented code
+    end = region.end
+    pos = end
+    n = len(text)
+    while pos < n:
+        pos += 2 if text.startswith("\r\n", pos) else 1  # past the line break
+        stop_line = _line_end(text, pos)
+        cols, stop = _indent_columns(text, pos, stop_line)
+        if stop != stop_line:
+            break  # a line with content: the block ended before it
+        if cols >= 4:
+            end = stop_line
+        pos = stop_line
+    return Region(region.start, end, True) if end != region.end else region
+
+
+def _line_end(text: str, pos: int) -> int:
+    """End of the line holding ``pos`` (CR, CRLF and LF end lines)."""
+    nl = text.find("\n", pos)
+    cr = text.find("\r", pos)
+    ends = [e for e in (nl, cr) if e >= 0]
+    return min(ends) if ends else len(text)
 
 
 def _may_have_blocks(text: str) -> bool:
