@@ -19,14 +19,16 @@ then trims the text, keeping the indentation of a leading code block.
 
 Code regions come from :class:`richout.codemap.CodeMap`, richout's one CommonMark code parse.
 The release's own ``findCodeRegions`` (micromark/mdast, GFM tables, HTML off) agrees with it on
-every conformance case, so this module adds no code-region rules of its own. Fuzzing found
-places where the two parsers disagree (about 0.4% of tag-dense generated texts); they belong
-to CodeMap, which every profile shares, and are not patched here:
+every conformance case. Fuzzing found places where the two parsers disagree (about 0.4% of
+tag-dense generated texts); they belong to CodeMap, which every profile shares, and all but
+the second are not patched here:
 
 * indented code inside a list item or block quote starts after the container prefix
   (``"-     code"``: release 2, CodeMap 0);
-* whitespace-only lines indented four or more columns after indented code extend it
-  (``"    code\n    "``: release ends at 13, CodeMap at 8);
+* whitespace-only lines indented four or more columns after top-level indented code
+  extend it (``"    code\n    "``: release ends at 13, CodeMap at 8) -- the one difference
+  this module does patch (:func:`_extend_indented`), since it decides which whitespace the
+  normalisation keeps;
 * an unclosed fence inside a container ends with its line (``"> ```\n"``: release 5,
   CodeMap 6);
 * an indented line right after a link reference definition is paragraph text
