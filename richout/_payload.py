@@ -41,8 +41,10 @@ __all__ = [
     "unwrap_bounds",
 ]
 
-_LEAD = frozenset("`\"'[{(")
-_TRAIL = frozenset("`\"'\\})],")
+_LEAD_CHARS = "`\"'[{("
+_TRAIL_CHARS = "`\"'\\})],"
+_LEAD = frozenset(_LEAD_CHARS)
+_TRAIL = frozenset(_TRAIL_CHARS)
 _QUOTES = "\"'`"
 _JSON_FOLLOW = frozenset("]},:")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -142,11 +144,13 @@ class Cleaner:
         """``clean(s[a:b])`` as ``(start, end, cut)``; ``cut`` when the JSON tail was cut."""
         s = self.s
         la = a
-        while la < b and s[la] in _LEAD:
-            la += 1
+        if la < b and s[la] in _LEAD:
+            # A run of wrapper characters is skipped in C (a payload may hold 50k of them).
+            seg = s[a:b]
+            la = a + len(seg) - len(seg.lstrip(_LEAD_CHARS))
         tb = b
-        while tb > la and s[tb - 1] in _TRAIL:
-            tb -= 1
+        if tb > la and s[tb - 1] in _TRAIL:
+            tb = la + len(s[la:b].rstrip(_TRAIL_CHARS))
         if tb - la < 4 or (tb - la <= 64 and '"' not in s[la:tb]):
             return la, tb, False
         cuts, dots = self._json_cut_index()
@@ -186,6 +190,11 @@ def unwrap_bounds(s: str, a: int, b: int) -> tuple[int, int] | None:
     return x + 1 + il, x + 1 + len(inner.rstrip(JS_WS))
 
 
+#: A quote character followed by whitespace, a comma or the end: the only places a quoted
+#: list member can close (searched in C instead of looking at every quote in Python).
+_CLOSERS = {q: re.compile(re.escape(q) + f"(?=[{JS_WS_CLASS},]|\\Z)") for q in _QUOTES}
+
+
 def _quoted_end(p: str, start: int, end: int) -> int:
     """Where the quote at ``p[start]`` closes inside ``p[:end]`` (PROFILES.md rule 3), or -1.
 
@@ -193,19 +202,18 @@ def _quoted_end(p: str, start: int, end: int) -> int:
     non-space character is another quote: apostrophes in names and prose after a comma stay
     inside the value. Each character is looked at a bounded number of times.
     """
-    q = p[start]
-    i = p.find(q, start + 1, end)
-    while i >= 0:
-        after = i + 1
-        if after >= end or p[after] in _WS:
-            return i
-        if p[after] == ",":
-            k = after + 1
-            while k < end and p[k] in _WS:
-                k += 1
-            if k < end and p[k] in _QUOTES:
-                return i
-        i = p.find(q, after, end)
+    search = _CLOSERS[p[start]].search
+    m = search(p, start + 1, end)
+    while m is not None:
+        after = m.end()
+        if after >= end or p[after] != ",":
+            return m.start()
+        k = after + 1
+        while k < end and p[k] in _WS:
+            k += 1
+        if k < end and p[k] in _QUOTES:
+            return m.start()
+        m = search(p, after, end)
     return -1
 
 

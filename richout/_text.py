@@ -132,32 +132,37 @@ class LineBreaks:
 
     Queries move forward through the text in practice, so the next position of each break
     character is cached and found again only once the query passes it: many short lines
-    cost one scan in all, not one scan each.
+    cost one scan in all, not one scan each. A text without CR takes the LF-only paths.
     """
 
-    __slots__ = ("_at", "_from", "cr", "text")
+    __slots__ = ("_cr_at", "_cr_from", "_nl_at", "_nl_from", "cr", "text")
 
     def __init__(self, text: str, cr: bool) -> None:
         self.text = text
         #: CR ends a line too (and the text holds one)
         self.cr = cr and "\r" in text
-        self._at = {"\n": -1, "\r": -1}
-        self._from = {"\n": 1, "\r": 1}
-
-    def _next(self, ch: str, pos: int) -> int:
-        at = self._at[ch]
-        if not (self._from[ch] <= pos <= at):
-            found = self.text.find(ch, pos)
-            at = self._at[ch] = len(self.text) if found < 0 else found
-            self._from[ch] = pos
-        return at
+        self._nl_at = self._cr_at = -1
+        self._nl_from = self._cr_from = 1
 
     def line_end(self, pos: int) -> int:
         """End of the line holding ``pos`` (where its break starts, or the text's end)."""
-        end = self._next("\n", pos)
-        if self.cr:
-            end = min(end, self._next("\r", pos))
-        return end
+        at = self._nl_at
+        if not (self._nl_from <= pos <= at):
+            at = self.text.find("\n", pos)
+            if at < 0:
+                at = len(self.text)
+            self._nl_at = at
+            self._nl_from = pos
+        if not self.cr:
+            return at
+        cr = self._cr_at
+        if not (self._cr_from <= pos <= cr):
+            cr = self.text.find("\r", pos)
+            if cr < 0:
+                cr = len(self.text)
+            self._cr_at = cr
+            self._cr_from = pos
+        return cr if cr < at else at
 
     def line_start(self, pos: int, floor: int = 0) -> int:
         """Start of the line holding ``pos``, looking back no further than ``floor``."""
@@ -173,9 +178,11 @@ class LineBreaks:
         if end >= len(text):
             return 0
         ch = text[end]
+        if ch == "\n":
+            return 1
         if ch == "\r" and self.cr:
             return 2 if text.startswith("\n", end + 1) else 1
-        return 1 if ch == "\n" else 0
+        return 0
 
     def break_before(self, start: int) -> int:
         """Length of the line break that ends at ``start`` (0 at the text's start)."""

@@ -57,6 +57,13 @@ _BLANKS = re.compile(r"[ \t]*")
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
 _SegmentItem = tuple[Literal["text", "media"], str]
+_FLAG_NAMES = (
+    "extract_markdown_images",
+    "extract_media_directives",
+    "extract_audio_directives",
+    "preserve_trailing_whitespace",
+    "explain",
+)
 
 
 @dataclass
@@ -626,9 +633,16 @@ class _SegmentBuilder:
         """Push every line of ``text[start:end]`` (kept lines), in bulk once a text is open."""
         lines = self.lines
         raw = lines.text
+        cr = lines.cr
         while start <= end and not (self.items and isinstance(self.items[-1], _TextSeg)):
-            stop = min(lines.line_end(start), end)
-            brk = lines.break_after(stop)
+            if cr:
+                stop = min(lines.line_end(start), end)
+                brk = lines.break_after(stop)
+            else:
+                stop = raw.find("\n", start, end)
+                if stop < 0:
+                    stop = end
+                brk = 1 if raw.startswith("\n", stop) else 0
             self.push(raw[start:stop], raw[stop : stop + brk])
             start = stop + brk if brk else stop + 1
         if start > end:
@@ -732,14 +746,16 @@ def split_media(
     """
     require_str(text)
     prof = resolve_profile(profile)
-    for flag, name in (
-        (extract_markdown_images, "extract_markdown_images"),
-        (extract_media_directives, "extract_media_directives"),
-        (extract_audio_directives, "extract_audio_directives"),
-        (preserve_trailing_whitespace, "preserve_trailing_whitespace"),
-        (explain, "explain"),
-    ):
-        require_bool(flag, name)
+    flags = (
+        extract_markdown_images,
+        extract_media_directives,
+        extract_audio_directives,
+        preserve_trailing_whitespace,
+        explain,
+    )
+    if not all(type(flag) is bool for flag in flags):
+        for flag, name in zip(flags, _FLAG_NAMES, strict=True):
+            require_bool(flag, name)
     if markdown_image_allowlist is not None:
         if isinstance(markdown_image_allowlist, str):
             raise InvalidInput("markdown_image_allowlist must be a list of strings, not a string")

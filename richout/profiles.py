@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .errors import InvalidOptions
+from .errors import InvalidInput, InvalidOptions
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "resolve_profile"]
 
@@ -90,23 +90,25 @@ RELEASE_2026_9_6 = Profile(
 DEFAULT_PROFILE = NEXT.name
 
 #: Every known profile by name (read-only).
-PROFILES: Mapping[str, Profile] = MappingProxyType({p.name: p for p in (NEXT, RELEASE_2026_9_6)})
+_BY_NAME: dict[str, Profile] = {p.name: p for p in (NEXT, RELEASE_2026_9_6)}
+PROFILES: Mapping[str, Profile] = MappingProxyType(_BY_NAME)
 
 
 def resolve_profile(profile: str | Profile, name: str = "profile") -> Profile:
     """The :class:`Profile` named ``profile`` (a record is returned as it is).
 
-    Raises :class:`InvalidInput` naming the known profiles for anything else.
+    Raises :class:`InvalidOptions` naming the known profiles for an unknown name, and
+    :class:`~richout.errors.InvalidInput` for a value that is neither a name nor a record.
     """
-    if isinstance(profile, Profile):
-        return profile
-    if isinstance(profile, str):
-        found = PROFILES.get(profile)
+    if type(profile) is str:
+        found = _BY_NAME.get(profile)
         if found is not None:
             return found
         known = ", ".join(repr(k) for k in PROFILES)
         raise InvalidOptions(f"unknown {name} {profile!r}; known profiles: {known}")
-    raise InvalidOptions(
+    if isinstance(profile, Profile):
+        return profile
+    raise InvalidInput(
         f"{name} must be a profile name (one of {', '.join(PROFILES)}), "
         f"got {type(profile).__name__}"
     )
