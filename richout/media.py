@@ -159,9 +159,22 @@ def _lines_holding(hay: str, lines: LineBreaks, needle: str) -> list[tuple[int, 
     """``(start, end)`` of every line where ``hay`` (the text or a same-length form of it)
     holds ``needle`` (linear: each search starts past the previous line)."""
     out: list[tuple[int, int]] = []
-    n = len(lines.text)
+    raw = lines.text
+    n = len(raw)
     pos = hay.find(needle)
     scan_from = 0
+    if not lines.cr:
+        # LF-only lines: two finds per line, no method calls (most replies).
+        while pos >= 0:
+            ls = raw.rfind("\n", scan_from, pos) + 1 or scan_from
+            le = raw.find("\n", pos)
+            if le < 0:
+                out.append((ls, n))
+                break
+            out.append((ls, le))
+            scan_from = le + 1
+            pos = hay.find(needle, scan_from)
+        return out
     while pos >= 0:
         ls = lines.line_start(pos, scan_from)
         le = lines.line_end(pos)
@@ -681,11 +694,16 @@ def _build_segments(lines: LineBreaks, changes: list[_LineChange]) -> list[Segme
     raw = lines.text
     sb = _SegmentBuilder(lines)
     cursor = 0  # start of the next unpushed line
+    cr = lines.cr
+    n = len(raw)
     for ch in changes:
         if ch.start > cursor:
-            sb.push_block(cursor, ch.start - lines.break_before(ch.start))
-        brk = lines.break_after(ch.end)
-        sep = raw[ch.end : ch.end + brk]
+            sb.push_block(cursor, ch.start - (lines.break_before(ch.start) if cr else 1))
+        if cr:
+            brk = lines.break_after(ch.end)
+            sep = raw[ch.end : ch.end + brk]
+        else:
+            brk, sep = (1, "\n") if ch.end < n else (0, "")
         for kind, value in ch.segments:
             if kind == "text":
                 sb.push(value, sep)
@@ -746,14 +764,20 @@ def split_media(
     """
     require_str(text)
     prof = resolve_profile(profile)
-    flags = (
-        extract_markdown_images,
-        extract_media_directives,
-        extract_audio_directives,
-        preserve_trailing_whitespace,
-        explain,
-    )
-    if not all(type(flag) is bool for flag in flags):
+    if not (
+        type(extract_markdown_images) is bool
+        and type(extract_media_directives) is bool
+        and type(extract_audio_directives) is bool
+        and type(preserve_trailing_whitespace) is bool
+        and type(explain) is bool
+    ):
+        flags = (
+            extract_markdown_images,
+            extract_media_directives,
+            extract_audio_directives,
+            preserve_trailing_whitespace,
+            explain,
+        )
         for flag, name in zip(flags, _FLAG_NAMES, strict=True):
             require_bool(flag, name)
     if markdown_image_allowlist is not None:
@@ -801,7 +825,7 @@ def _split(
 
     trim = _no_trim if preserve else _trim_patch
     raw = text if preserve else js_rtrim(text)
-    if not js_trim(raw):
+    if not raw or (preserve and not js_trim(raw)):
         blank = raw if preserve else ""
         if not explain:
             return MediaSplit.lazy(explainer, text=blank)

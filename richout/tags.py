@@ -399,9 +399,11 @@ def parse_directives(
 
     require_str(text)
     require_str(current_message_id, "current_message_id", optional=True)
-    require_bool(strip_audio_tag, "strip_audio_tag")
-    require_bool(strip_reply_tags, "strip_reply_tags")
-    require_bool(explain, "explain")
+    if not (type(strip_audio_tag) is bool and type(strip_reply_tags) is bool):
+        require_bool(strip_audio_tag, "strip_audio_tag")
+        require_bool(strip_reply_tags, "strip_reply_tags")
+    if type(explain) is not bool:
+        require_bool(explain, "explain")
     if prof.normalize_rewritten_whitespace:
         from ._release import release_directives
 
