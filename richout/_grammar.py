@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lark import Lark
+if TYPE_CHECKING:
+    from lark import Lark
 
 __all__ = ["grammar_text", "load_grammar"]
 
@@ -26,5 +28,11 @@ def grammar_text(name: str) -> str:
 
 @cache
 def load_grammar(name: str, start: str = "start", parser: str = "lalr") -> Lark:
-    """The compiled grammar ``grammars/<name>`` (cached; LALR by default, which is linear)."""
+    """The compiled grammar ``grammars/<name>`` (cached; LALR by default, which is linear).
+
+    lark itself is imported here, on the first grammar use, so a reply without a tag or
+    shortcode candidate never loads it.
+    """
+    from lark import Lark
+
     return Lark(grammar_text(name), start=start, parser=parser, maybe_placeholders=False)

@@ -19,10 +19,12 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-from lark import Token, Tree
-from lark.exceptions import LarkError
+from typing import TYPE_CHECKING
 
 from ._grammar import load_grammar
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 from ._text import JS_WS_CLASS
 
 __all__ = [
@@ -96,6 +98,8 @@ _cache: dict[str, _Parsed] = {}
 
 def _walk(tree: Tree[Token]) -> tuple[TagKind, int, int]:
     """The typed record of a parse: kind and the id text's slice offsets (-1 when none)."""
+    from lark import Token, Tree  # loaded with the grammar, not with richout
+
     tag = tree.children[0]
     assert isinstance(tag, Tree)
     name = tag.data
@@ -122,6 +126,8 @@ def grammar_read(piece: str, key: str | None = None) -> _Parsed:
     key = piece if key is None else key
     if key in _cache:
         return _cache[key]
+    from lark.exceptions import LarkError
+
     try:
         result: _Parsed = _walk(load_grammar("tags.lark").parse(piece))
     except LarkError:

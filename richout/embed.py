@@ -18,10 +18,12 @@ from functools import lru_cache
 from typing import NamedTuple
 from urllib.parse import quote
 
-from ada_url import URL
-from lark import Token, Tree
+from typing import TYPE_CHECKING
 
 from ._grammar import load_grammar
+
+if TYPE_CHECKING:
+    from lark import Token
 from ._patch import Edit
 from ._text import ascii_lower, is_js_ws, js_ltrim, js_trim
 from .codemap import CodeMap
@@ -166,6 +168,8 @@ def _parse_opener_cached(slice_: str) -> Opener:
 
 
 def _parse_opener(slice_: str) -> Opener:
+    from lark import Token, Tree  # loaded with the grammar, not with richout
+
     tree = load_grammar("embed.lark").parse(slice_)
     attr_text = tree.children[1]
     assert isinstance(attr_text, Tree)
@@ -436,6 +440,8 @@ def _url_diagnostics(diags: Diagnostics, url: str, start: int, end: int) -> None
     pathname: str | None = None
     # Browsers parse a USVString: lone surrogates become U+FFFD before the URL parser runs.
     usv = url.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    from ada_url import URL
+
     try:
         parsed = URL(usv, base="http://localhost")
         protocol, origin, pathname = parsed.protocol, parsed.origin, parsed.pathname
