@@ -17,9 +17,7 @@ Parsed slices are cached by their text: real replies repeat the same handful of 
 from __future__ import annotations
 
 import re
-from typing import Literal, NamedTuple
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._grammar import load_grammar
 

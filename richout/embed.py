@@ -15,10 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 from urllib.parse import quote
-
-from typing import TYPE_CHECKING
 
 from ._grammar import load_grammar
 
