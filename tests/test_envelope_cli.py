@@ -71,6 +71,51 @@ def test_lint_prints_rules_and_exits_on_errors(
     assert json.loads(capsys.readouterr().out) == []
 
 
+LINT_LEVELS = {
+    "error": {"success": False},
+    "warning": {"success": False, "error": "connection reset", "non_retriable": True},
+    "info": {"success": True, "blob": "b" * 13000},
+    "clean": {"ok": True},
+}
+# (--fail-on, the findings' severity) -> exit status: 1 when a finding is at or above the bar.
+FAIL_ON_EXITS = {
+    "error": {"error": 1, "warning": 0, "info": 0, "clean": 0},
+    "warning": {"error": 1, "warning": 1, "info": 0, "clean": 0},
+    "info": {"error": 1, "warning": 1, "info": 1, "clean": 0},
+    "never": {"error": 0, "warning": 0, "info": 0, "clean": 0},
+}
+
+
+@pytest.mark.parametrize("fail_on", sorted(FAIL_ON_EXITS))
+def test_lint_fail_on_sets_the_exit_threshold(
+    fail_on: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for level, value in LINT_LEVELS.items():
+        src = _file(tmp_path, value, f"{level}.json")
+        status = main(["envelope", "lint", "--fail-on", fail_on, src])
+        assert status == FAIL_ON_EXITS[fail_on][level], (fail_on, level)
+        # The threshold changes the exit status only, never what is printed.
+        printed = capsys.readouterr().out
+        assert printed == "".join(f"{f.line()}\n" for f in lint(value))
+
+
+def test_lint_fail_on_default_is_error_and_applies_to_each_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    warn = _file(tmp_path, LINT_LEVELS["warning"])
+    assert main(["envelope", "lint", warn]) == 0
+    assert "skill.non_retriable_misuse" in capsys.readouterr().out
+    many = _file(tmp_path, [{"ok": True}, LINT_LEVELS["warning"]], "many.json")
+    assert main(["envelope", "lint", "--each", "--fail-on", "warning", many]) == 1
+    assert capsys.readouterr().out.startswith("[1] warning ")
+    assert main(["envelope", "lint", "--json", "--fail-on", "warning", warn]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["severity"] == "warning"
+    with pytest.raises(SystemExit) as exc:
+        main(["envelope", "lint", "--fail-on", "warnings", warn])
+    assert exc.value.code == 2
+    assert "--fail-on" in capsys.readouterr().err
+
+
 def test_cli_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{nope", encoding="utf-8")

@@ -84,6 +84,18 @@ def _cmd_offload(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: ``--fail-on`` thresholds: a finding fails the run when its rank is at least the threshold's.
+_SEVERITY_RANK = {"info": 0, "warning": 1, "error": 2}
+FAIL_ON = ("error", "warning", "info", "never")
+
+
+def _fails(severity: str, fail_on: str) -> bool:
+    """Does a finding of ``severity`` fail a run with ``--fail-on fail_on``?"""
+    if fail_on == "never":
+        return False
+    return _SEVERITY_RANK[severity] >= _SEVERITY_RANK[fail_on]
+
+
 def _cmd_lint(args: argparse.Namespace) -> int:
     from .lint import lint
 
@@ -92,7 +104,7 @@ def _cmd_lint(args: argparse.Namespace) -> int:
         reports = [lint(v, skill=args.skill) for v in values]
     except InvalidInput as exc:
         return _usage_error(exc)
-    errors = False
+    failed = False
     if args.json:
         _emit(
             [[f.to_wire() for f in r] for r in reports]
@@ -102,11 +114,11 @@ def _cmd_lint(args: argparse.Namespace) -> int:
         )
     for i, findings in enumerate(reports):
         for finding in findings:
-            errors = errors or finding.severity == "error"
+            failed = failed or _fails(finding.severity, args.fail_on)
             if not args.json:
                 prefix = f"[{i}] " if args.each else ""
                 print(prefix + finding.line())
-    return EXIT_FINDINGS if errors else EXIT_OK
+    return EXIT_FINDINGS if failed else EXIT_OK
 
 
 def add_parser(subparsers: Any) -> None:
@@ -135,10 +147,19 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=_cmd_offload)
 
     p = sub.add_parser(
-        "lint", help="check a return value against the authoring rules (exit 1 on errors)"
+        "lint",
+        help="check a return value against the authoring rules "
+        "(exit 1 on a finding at or above --fail-on)",
     )
     common(p, "a skill return value:")
     p.add_argument("--each", action="store_true", help="the file is an array of return values")
     p.add_argument("--skill", default="skill", help="the skill's name (for the offload check)")
     p.add_argument("--json", action="store_true", help="print the findings as JSON")
+    p.add_argument(
+        "--fail-on",
+        choices=FAIL_ON,
+        default="error",
+        help="exit 1 when a finding of this severity or a higher one exists "
+        "(default: error; never: always exit 0 once the input was read)",
+    )
     p.set_defaults(func=_cmd_lint)
