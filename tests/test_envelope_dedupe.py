@@ -446,3 +446,25 @@ def test_dedupe_of_arbitrary_payload_objects_is_typed(
         view = out.delivery_view()
         assert set(view) <= {"text", "mediaUrl", "mediaUrls", "audioAsVoice", "isError"}
     assert all(d.field for d in result.diagnostics)
+
+
+def test_text_removed_message_is_true_whether_the_media_stays_or_goes() -> None:
+    # Media not delivered before: the text goes, the media stays.
+    out, codes, messages = run([{"text": "Listen"}], {"text": "Listen", "mediaUrl": "/srv/v.ogg"})
+    assert out == {"mediaUrl": "/srv/v.ogg"}
+    assert codes == [("dedupe.text_removed", "final.text")]
+    # Media delivered by another block: the very next record removes it, so the text record
+    # must not promise that it is kept.
+    out, codes, messages = run(
+        [{"text": "Listen"}, {"mediaUrl": "/srv/v.ogg"}],
+        {"text": "Listen", "mediaUrl": "/srv/v.ogg"},
+    )
+    assert out is None
+    assert [c for c, _ in codes] == [
+        "dedupe.text_removed",
+        "dedupe.media_removed",
+        "dedupe.payload_dropped",
+    ]
+    text_removed = messages.split(" | ")[0]
+    assert "media is kept" not in text_removed
+    assert "dedupe.media_removed" in text_removed

@@ -540,7 +540,9 @@ class DeliveryLedger:
             diag(
                 "dedupe.text_removed",
                 "info",
-                f"the text was removed as already sent ({why}); the media is kept.",
+                f"the text was removed as already sent ({why}); the media goes on to the "
+                "media checks, which remove any reference already delivered "
+                "(dedupe.media_removed) and keep the rest.",
                 join_path(path, "text"),
             )
         )
