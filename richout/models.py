@@ -125,11 +125,11 @@ class Diagnostic(Model):
     code: str = Field(description="Stable reason code, e.g. media.remote.not_https.")
     severity: Severity
     message: str = Field(description="What happened and how to fix it.")
-    start: int | None = Field(None, description="Start offset in code points of the input.")
-    end: int | None = Field(None, description="End offset (exclusive) in code points.")
-    line: int | None = Field(None, description="1-based line of start.")
-    column: int | None = Field(None, description="1-based column of start, in code points.")
-    field: str | None = Field(None, description="JSON path, for payload-level findings.")
+    start: int | None = Field(default=None, description="Start offset in code points of the input.")
+    end: int | None = Field(default=None, description="End offset (exclusive) in code points.")
+    line: int | None = Field(default=None, description="1-based line of start.")
+    column: int | None = Field(default=None, description="1-based column of start, in code points.")
+    field: str | None = Field(default=None, description="JSON path, for payload-level findings.")
 
 
 class Span(Model):
@@ -138,7 +138,9 @@ class Span(Model):
     kind: SpanKind
     start: int
     end: int
-    value: str | None = Field(None, description="What the directive carried (reference, id).")
+    value: str | None = Field(
+        default=None, description="What the directive carried (reference, id)."
+    )
 
 
 class EditRecord(Model):
@@ -286,8 +288,8 @@ class Segment(Model):
     """One ordered piece of a reply: text or a media reference."""
 
     type: Literal["text", "media"]
-    text: str | None = Field(None, description="The text of a text segment (raw lines).")
-    url: str | None = Field(None, description="The reference of a media segment.")
+    text: str | None = Field(default=None, description="The text of a text segment (raw lines).")
+    url: str | None = Field(default=None, description="The reference of a media segment.")
 
 
 class MediaSplit(Explained):
@@ -303,14 +305,14 @@ class MediaSplit(Explained):
         description="Accepted references in document order, spelled as written.",
     )
     audio_as_voice: bool = Field(
-        False, description="An [[audio_as_voice]] tag outside code was seen."
+        default=False, description="An [[audio_as_voice]] tag outside code was seen."
     )
     segments: list[Segment] | None = Field(
-        None,
+        default=None,
         description="Ordered text/media pieces (MEDIA.md §12); absent on the fast paths.",
     )
     rejected_media_count: int = Field(
-        0,
+        default=0,
         description=(
             "References the policy rejected and removed from the text (profile next; "
             "absent on the wire when 0)."
@@ -355,7 +357,7 @@ class Reply(Explained):
     reply_to_tag: bool = False
     is_silent: bool = False
     rejected_media_count: int = Field(
-        0,
+        default=0,
         description=(
             "References the policy rejected and removed from the text (profile next; "
             "absent on the wire when 0)."

@@ -49,10 +49,10 @@ class ReplyPayload(Model):
         }
     )
 
-    text: str | None = Field(None, description="Visible text (may still hold directives).")
-    media_url: str | None = Field(None, description="Legacy single attachment.")
+    text: str | None = Field(default=None, description="Visible text (may still hold directives).")
+    media_url: str | None = Field(default=None, description="Legacy single attachment.")
     media_urls: list[str] | None = Field(
-        None, description="Attachments; present-but-empty differs from absent (§2)."
+        default=None, description="Attachments; present-but-empty differs from absent (§2)."
     )
     audio_as_voice: bool = False
     reply_to_id: str | None = None
@@ -115,7 +115,7 @@ class PayloadResult(Model):
     reply_to_id: str | None = None
     reply_to_tag: bool = False
     reply_to_current: bool = False
-    is_silent: bool | None = Field(None, description="Only when the text was parsed (§2).")
+    is_silent: bool | None = Field(default=None, description="Only when the text was parsed (§2).")
     diagnostics: list[Diagnostic] = Field(default_factory=list)
     payload: ReplyPayload = Field(
         exclude=True, description="The whole payload after intake and merge (Python only)."
