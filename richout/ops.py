@@ -12,7 +12,7 @@ from .errors import InvalidInput, InvalidOptions
 from .jsonl import Handler
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile, resolve_profile
 
-__all__ = ["OPS", "check_options", "opt_bool", "opt_str", "opt_str_list", "req_str"]
+__all__ = ["OPS", "OPTIONS", "check_options", "opt_bool", "opt_str", "opt_str_list", "req_str"]
 
 
 def req_str(value: Any, what: str = "input") -> str:
@@ -52,8 +52,32 @@ def opt_str_list(options: dict[str, Any], name: str) -> list[str] | None:
     return value
 
 
-#: Options every reference op takes besides its own.
+#: Options every text op takes besides its own.
 _COMMON = ("profile", "explain")
+
+#: The option names (wire spelling) each op takes; any other name is ``invalid_options``.
+#: The envelope ops' names are merged in below (``richout.envelope.ops.OPTIONS``).
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "media": (
+        "extractMarkdownImages",
+        "markdownImageAllowlist",
+        "extractMediaDirectives",
+        "extractAudioDirectives",
+        "preserveTrailingWhitespace",
+        *_COMMON,
+    ),
+    "directives": ("currentMessageId", "stripAudioTag", "stripReplyTags", *_COMMON),
+    "reply": (
+        "currentMessageId",
+        "silentToken",
+        "extractMarkdownImages",
+        "extractMediaDirectives",
+        "preserveTrailingWhitespace",
+        *_COMMON,
+    ),
+    "embed": _COMMON,
+    "render": ("role", *_COMMON),
+}
 
 
 def check_options(options: dict[str, Any], op: str, known: tuple[str, ...]) -> None:
@@ -86,18 +110,7 @@ def _wire(result: Any, options: dict[str, Any]) -> dict[str, Any]:
 def _media(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .media import split_media
 
-    check_options(
-        options,
-        "media",
-        (
-            "extractMarkdownImages",
-            "markdownImageAllowlist",
-            "extractMediaDirectives",
-            "extractAudioDirectives",
-            "preserveTrailingWhitespace",
-            *_COMMON,
-        ),
-    )
+    check_options(options, "media", OPTIONS["media"])
     explain = opt_bool(options, "explain", True)
     return _wire(
         split_media(
@@ -117,16 +130,7 @@ def _media(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 def _directives(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .tags import parse_directives
 
-    check_options(
-        options,
-        "directives",
-        (
-            "currentMessageId",
-            "stripAudioTag",
-            "stripReplyTags",
-            *_COMMON,
-        ),
-    )
+    check_options(options, "directives", OPTIONS["directives"])
     return _wire(
         parse_directives(
             req_str(inp),
@@ -143,18 +147,7 @@ def _directives(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 def _reply(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .reply import parse_reply
 
-    check_options(
-        options,
-        "reply",
-        (
-            "currentMessageId",
-            "silentToken",
-            "extractMarkdownImages",
-            "extractMediaDirectives",
-            "preserveTrailingWhitespace",
-            *_COMMON,
-        ),
-    )
+    check_options(options, "reply", OPTIONS["reply"])
     token = opt_str(options, "silentToken")
     return _wire(
         parse_reply(
@@ -174,7 +167,7 @@ def _reply(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 def _embed(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .embed import extract_embeds
 
-    check_options(options, "embed", _COMMON)
+    check_options(options, "embed", OPTIONS["embed"])
     return _wire(
         extract_embeds(
             req_str(inp), profile=_profile(options), explain=opt_bool(options, "explain", True)
@@ -186,7 +179,7 @@ def _embed(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 def _render(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     from .render import render_reply
 
-    check_options(options, "render", ("role", *_COMMON))
+    check_options(options, "render", OPTIONS["render"])
     role = opt_str(options, "role")
     return _wire(
         render_reply(
@@ -213,11 +206,13 @@ def _all_ops() -> dict[str, Handler]:
     table = _text_ops()
     try:
         from .envelope.ops import OPS as ENVELOPE_OPS
+        from .envelope.ops import OPTIONS as ENVELOPE_OPTIONS
     except ModuleNotFoundError as exc:  # pragma: no cover - until the envelope module lands
         if exc.name is None or not exc.name.startswith("richout.envelope"):
             raise
     else:
         table.update(ENVELOPE_OPS)
+        OPTIONS.update(ENVELOPE_OPTIONS)
     return table
 
 

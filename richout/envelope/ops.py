@@ -1,18 +1,51 @@
 """The envelope's ``richout jsonl`` ops (JSONL.md): argument checking and wire conversion only.
 
 Each handler takes the request's ``input`` and ``options`` and returns the output object with
-wire names; bad arguments raise :class:`~richout.errors.InvalidInput`.
+wire names; bad arguments raise :class:`~richout.errors.InvalidInput`, and an option name the
+op does not take raises :class:`~richout.errors.InvalidOptions` naming the ones it does
+(:data:`OPTIONS`), exactly as the text ops of :mod:`richout.ops` do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InvalidInput
+from ..jsonl import Handler
 from ..models import Diagnostic
 
-__all__ = ["OPS"]
+__all__ = ["OPS", "OPTIONS"]
+
+_DIRECTIVE_OPTIONS = (
+    "parseFinalDirectives",
+    "currentMessageId",
+    "extractMarkdownImages",
+    "silentToken",
+    "replyMode",
+)
+
+#: The option names (wire spelling) each envelope op takes; any other name is an error.
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "payload": _DIRECTIVE_OPTIONS,
+    "refKey": ("legacy",),
+    "dedupe": ("streamCompleted", "blockStreaming", "route", *_DIRECTIVE_OPTIONS),
+    "commentary": (),
+    "skillResult": (),
+    "budget": (),
+    "offload": ("workspaceDir",),
+    "materialize": (),
+}
+
+
+def _check(options: Mapping[str, Any], op: str) -> None:
+    """Raise InvalidOptions for an option name ``op`` does not take (the text ops' check)."""
+    if not options:
+        return
+    # Imported here: richout.ops imports this module while it is being built.
+    from ..ops import check_options
+
+    check_options(dict(options), op, OPTIONS[op])
 
 
 def _bool(options: Mapping[str, Any], name: str, default: bool) -> bool:
@@ -51,6 +84,7 @@ def _diags(found: list[Diagnostic]) -> list[dict[str, Any]]:
 
 
 def _payload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "payload")
     from .payload import resolve_payload
 
     result = resolve_payload(
@@ -65,6 +99,7 @@ def _payload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _ref_key(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "refKey")
     from .refkey import ref_key
 
     if not isinstance(inp, str):
@@ -81,6 +116,7 @@ def _list(value: Any, what: str) -> list[Any]:
 
 
 def _dedupe(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "dedupe")
     from .dedupe import DeliveryLedger
 
     data = _object(inp, 'input ({"streamed", "final", ...})')
@@ -118,6 +154,7 @@ def _dedupe(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _commentary(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "commentary")
     from .commentary import capture_commentary
 
     data = _object(inp, 'input ({"channel", "replyMode", "capturedRefs", "blocks"})')
@@ -133,12 +170,14 @@ def _commentary(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _skill_result(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "skillResult")
     from .skill import classify
 
     return classify(inp).to_wire()
 
 
 def _budget(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "budget")
     from .skill import run_budget
 
     data = _object(inp, 'input ({"limits", "calls"})')
@@ -150,6 +189,7 @@ def _budget(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _offload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "offload")
     from .skill import offload
 
     data = _object(inp, 'input ({"skill", "result"})')
@@ -165,12 +205,13 @@ def _offload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _materialize(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
+    _check(options, "materialize")
     from .skill import materialize_plan
 
     return materialize_plan(inp).to_wire()
 
 
-OPS: dict[str, Callable[[Any, dict[str, Any]], dict[str, Any]]] = {
+OPS: dict[str, Handler] = {
     "payload": _payload,
     "refKey": _ref_key,
     "dedupe": _dedupe,
