@@ -1,6 +1,20 @@
 """``richout jsonl``: one JSON request per line in, one JSON response per line out (JSONL.md).
 
 Nothing a request contains ends the process: every failure becomes an error response.
+
+Lines, exactly:
+
+- A line ends at LF (``\\n``) only; a CR before that LF (CRLF) is JSON whitespace and changes
+  nothing. A lone CR, U+2028, U+2029, U+0085, ``\\x0b``, ``\\x0c`` or ``\\x1c``–``\\x1e`` never
+  ends a line (Python's text-mode reading and :meth:`str.splitlines` would break there): a bare
+  CR between JSON tokens is legal whitespace inside one request, and U+2028 inside a string is
+  just a character. Standard input is read as bytes for this reason.
+- Every line gets exactly one response, except a line that is empty or holds only JSON
+  whitespace (space, tab, CR): those are skipped, so a blank keep-alive line needs no answer.
+  Anything else — a line of only ``\\x1c``, ``\\x0b\\x0c``, NBSP, U+2028 or U+0085, which
+  :meth:`str.strip` would call blank but JSON does not — gets a response (``invalid_json``).
+- A response is one line too: besides the escapes JSON requires, U+0085, U+2028 and U+2029 are
+  written as ``\\u`` escapes, so a client that splits lines on them still sees one line.
 """
 
 from __future__ import annotations
@@ -14,7 +28,7 @@ from typing import IO, Any
 
 from .errors import InvalidInput, RichoutError
 
-__all__ = ["Handler", "handle_line", "handle_request", "ops", "serve"]
+__all__ = ["JSON_WS", "Handler", "handle_line", "handle_request", "ops", "serve"]
 
 #: An op handler: ``(input, options) -> output`` (wire names); raises InvalidInput.
 Handler = Callable[[Any, dict[str, Any]], dict[str, Any]]
@@ -102,24 +116,56 @@ def _finite(obj: Any) -> Any:
     return obj
 
 
-def serve(lines: Iterable[str], out: IO[str]) -> None:
-    """Answer every line of ``lines`` on ``out``, flushing after each response."""
-    for raw in lines:
-        if not raw.strip():
-            continue
+#: JSON's whitespace (RFC 8259): a line of only these (or nothing) is skipped.
+JSON_WS = " \t\r\n"
+
+#: Line separators JSON allows raw inside strings that some line splitters break on.
+_SEPARATORS = re.compile("[\u0085\u2028\u2029]")
+
+
+def _escape_separators(line: str) -> str:
+    return _SEPARATORS.sub(lambda m: f"\\u{ord(m.group()):04x}", line)
+
+
+def _respond(raw: str | bytes) -> dict[str, Any] | None:
+    """The response to one raw line, or None for a line JSON calls blank."""
+    if isinstance(raw, bytes):
+        if not raw.strip(JSON_WS.encode()):
+            return None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return _error(None, "invalid_json", "the line is not valid UTF-8")
+    else:
+        if not raw.strip(JSON_WS):
+            return None
         if _UNDECODED.search(raw):
-            resp = _error(None, "invalid_json", "the line is not valid UTF-8")
-        else:
-            resp = handle_line(raw)
-        out.write(_dumps(resp) + "\n")
+            return _error(None, "invalid_json", "the line is not valid UTF-8")
+        text = raw
+    return handle_line(text)
+
+
+def serve(lines: Iterable[str | bytes], out: IO[str]) -> None:
+    """Answer every line of ``lines`` on ``out``, flushing after each response.
+
+    ``lines`` are already split at LF (``str`` or UTF-8 ``bytes``, a trailing LF or CRLF
+    optional). Exactly one response line per line, except for a line that is empty or only
+    JSON whitespace (`` \\t\\r\\n``), which is skipped; see the module docstring.
+    """
+    for raw in lines:
+        resp = _respond(raw)
+        if resp is None:
+            continue
+        line = _dumps(resp)
+        if _SEPARATORS.search(line):
+            line = _escape_separators(line)
+        out.write(line + "\n")
         out.flush()
 
 
 def main_stdin() -> int:
-    """Serve standard input to standard output; a line that is not UTF-8 gets an error."""
-    with (
-        open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", closefd=False) as inp,
-        open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False) as out,
-    ):
+    """Serve standard input to standard output, reading bytes so lines end at LF only."""
+    inp = sys.stdin.buffer
+    with open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False) as out:
         serve(inp, out)
     return 0
