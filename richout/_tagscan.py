@@ -264,6 +264,12 @@ class ReplyTagReader:
             close = self.first_close(head.value_start)
             if not text.startswith("]]", close):
                 return None
+            lf = self.first_lf(head.value_start)
+            if lf < close and ws_end(text, lf) < close:
+                # The id holds no line feed (only the whitespace around it may): this slice
+                # is no tag, decided without handing it to the grammar. Many openers before
+                # one far "]]" would otherwise each parse the whole rest of the text.
+                return None
             end = close + 2
             key = None
             if end - pos <= _CACHE_MAX_SLICE:

@@ -93,6 +93,15 @@ def sanitize_reply_id(id_text: str) -> str:
 # --------------------------------------------------------------------------- helpers
 
 
+def _clip(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` cut just past what :func:`_show` displays.
+
+    A run of malformed tags on one long line would otherwise copy the rest of the line once
+    per tag (quadratic); the message shows at most ``_SHOW_MAX`` characters anyway.
+    """
+    return text[start : min(end, start + _SHOW_MAX + 1)]
+
+
 def _show(s: str) -> str:
     """A construct quoted for a message, shortened when long."""
     if len(s) > _SHOW_MAX:
@@ -137,9 +146,11 @@ def _malformed_reason(text: str, close_at: int) -> str:
 class _Sink:
     """Diagnostics of one call, with spans in input offsets."""
 
-    __slots__ = ("claimed", "diags", "strip_audio", "strip_reply")
+    __slots__ = ("claimed", "diags", "explain", "strip_audio", "strip_reply")
 
-    def __init__(self, text: str, strip_audio: bool, strip_reply: bool) -> None:
+    def __init__(self, text: str, strip_audio: bool, strip_reply: bool, explain: bool) -> None:
+        #: findings are recorded only when explaining (outputs never need them)
+        self.explain = explain
         self.diags = Diagnostics(text)
         self.strip_audio = strip_audio
         self.strip_reply = strip_reply
@@ -210,17 +221,18 @@ def _audio_stage(text: str, code: StageCode, sink: _Sink) -> list[tuple[int, int
         tag = read_audio_at(text, p)
         if tag is not None:
             if code.in_code(p):
-                sink.in_code(p, tag.end, "audio", text[p : tag.end])
+                if sink.explain:
+                    sink.in_code(p, tag.end, "audio", _clip(text, p, tag.end))
             else:
                 found.append((p, tag.end))
             continue
-        if code.in_code(p):
+        if not sink.explain or code.in_code(p):
             continue
         end = ends(p)
         sink.malformed(
             p,
             end,
-            text[p:end],
+            _clip(text, p, end),
             "[[audio_as_voice]]",
             _malformed_reason(text, ws_end(text, m.end())),
         )
@@ -237,6 +249,8 @@ def _reply_malformed(
     to_input: _Map,
     ends: _Ends,
 ) -> None:
+    if not sink.explain:
+        return
     if head.kind == "current":
         reason = _malformed_reason(text, head.value_start)
         fix = "[[reply_to_current]]"
@@ -253,7 +267,7 @@ def _reply_malformed(
         else:
             reason = "the id contains a line feed"
     end = ends(p)
-    sink.malformed(to_input(p), _end_in_input(to_input, p, end), text[p:end], fix, reason)
+    sink.malformed(to_input(p), _end_in_input(to_input, p, end), _clip(text, p, end), fix, reason)
 
 
 _Map = Callable[[int], int]
@@ -295,7 +309,8 @@ def _reply_stage(
         resume = tag.end
         in_start, in_end = to_input(p), _end_in_input(to_input, p, tag.end)
         if code.in_code(p):
-            sink.in_code(in_start, in_end, tag.kind, text[p : tag.end])
+            if sink.explain:
+                sink.in_code(in_start, in_end, tag.kind, _clip(text, p, tag.end))
             continue
         sink.claimed.append((in_start, in_end))
         if tag.kind == "current":
@@ -356,7 +371,7 @@ def _unknown_stage(text: str, code: StageCode, sink: _Sink, to_input: _Map) -> N
         if code.in_code(p):
             continue
         resume = end
-        sink.unknown(in_start, _end_in_input(to_input, p, end), text[p:end])
+        sink.unknown(in_start, _end_in_input(to_input, p, end), _clip(text, p, end))
 
 
 # --------------------------------------------------------------------------- public
@@ -426,7 +441,7 @@ def parse_directives(
             return Directives.lazy(explainer, text=out)
         return Directives.explained(text=out, edits=edit_records(patch))
 
-    sink = _Sink(text, strip_audio_tag, strip_reply_tags)
+    sink = _Sink(text, strip_audio_tag, strip_reply_tags, explain)
     audio = _audio_stage(text, code1, sink)
     if strip_audio_tag and audio:
         text2, patch1 = close_sites(text, audio)
