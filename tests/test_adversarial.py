@@ -131,7 +131,7 @@ def test_explained_constructs_are_not_copied_whole(
     Each of thousands of malformed tags on one line once copied the line from itself to its
     end into its message (quadratic in characters copied).
     """
-    import richout.tags as tags
+    from richout import tags
 
     longest = 0
     real = tags._show
