@@ -2,18 +2,32 @@
 
 Presence on the wire follows the specification exactly: a key whose value is "absent" in the
 reference is absent here too. Every model serializes with :meth:`Model.to_wire`; ``None`` is
-never written, and each model names the fields it omits when they are false or empty
-(``_omit_empty``).
+never written (except for the keys a model names in ``_always_on_wire``), and each model names
+the fields it omits when they are false or empty (``_omit_empty``). Every model loads its own
+wire form with :meth:`Model.from_wire`, and ``Model.from_wire(x.to_wire()) == x``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, computed_field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    TypeAdapter,
+    ValidationError,
+    computed_field,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 from typing_extensions import Self
+
+from .errors import InvalidInput
 
 __all__ = [
     "CanvasBlock",
@@ -54,6 +68,26 @@ class Model(BaseModel):
 
     #: Wire names of fields left out when false, ``0``, ``[]`` or ``{}``.
     _omit_empty: ClassVar[frozenset[str]] = frozenset()
+    #: Wire names written as ``null`` when ``None`` (the specification always sends them).
+    _always_on_wire: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> Self:
+        """Load an instance from its wire form (what :meth:`to_wire` returns, camelCase keys).
+
+        Keys absent from the wire take their defaults, as absence means false, empty or
+        ``None``; ``cls.from_wire(x.to_wire()) == x`` for every public result. Raises
+        :class:`~richout.errors.InvalidInput` saying which key does not fit.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidInput(
+                f"{cls.__name__}.from_wire needs the wire form, a JSON object (dict), "
+                f"got {type(data).__name__}"
+            )
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            raise InvalidInput(f"not the wire form of {cls.__name__}: {exc}") from exc
 
     @classmethod
     def trusted(cls, **fields: Any) -> Self:
@@ -116,6 +150,8 @@ def _prune(model: Model, data: dict[str, Any]) -> dict[str, Any]:
                 for a, v in zip(attr, value, strict=True)
             ]
         out[key] = value
+    for key in type(model)._always_on_wire:
+        out.setdefault(key, None)
     return out
 
 
@@ -189,6 +225,13 @@ class Explained(Model):
     that recomputes the same call with explanations on; reading ``diagnostics``, ``spans``
     or ``edits`` (or serializing) runs it once. Pass ``explain=True`` to the parsing
     functions to compute everything up front instead.
+
+    Lazy or not, a result behaves as a value: ``==`` compares outputs and explanations;
+    :meth:`from_wire` (and ``model_validate``) keeps the ``diagnostics``, ``spans`` and
+    ``edits`` the wire form carries; ``copy.copy`` and ``copy.deepcopy`` work as for any
+    model. Pickling a lazy result computes its explanation first and pickles that: the
+    function that would compute it is a closure over the call, which pickle cannot store,
+    so the unpickled result is the explained form (equal to the original).
     """
 
     _explainer: Callable[[], Explanation] | None = PrivateAttr(default=None)
@@ -214,6 +257,24 @@ class Explained(Model):
         _set(obj, "__pydantic_extra__", None)
         _set(obj, "__pydantic_private__", {"_explainer": explain, "_explanation": None})
         return obj
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_wire_explanation(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        """Validate the outputs; keep the wire's diagnostics, spans and edits as given."""
+        if not isinstance(data, dict) or not any(k in data for k in _EXPLANATION_KEYS):
+            return handler(data)
+        obj = handler({k: v for k, v in data.items() if k not in _EXPLANATION_KEYS})
+        diagnostics, spans, edits = _explanation_adapter().validate_python(
+            tuple(data.get(k) or [] for k in _EXPLANATION_KEYS)
+        )
+        obj._explanation = Explanation(diagnostics, spans, edits)
+        return obj
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickle state; a lazy result computes its explanation first (the class says why)."""
+        self.explanation()
+        return super().__getstate__()
 
     @classmethod
     def explained(
@@ -247,7 +308,8 @@ class Explained(Model):
         """The diagnostics, spans and edits (computed now if they were deferred)."""
         exp = self._explanation
         if exp is None:
-            exp = self._explainer() if self._explainer is not None else _NOTHING
+            explainer = self._explainer
+            exp = explainer() if explainer is not None else Explanation([], [], [])
             self._explanation = exp
             self._explainer = None
         return exp
@@ -281,7 +343,13 @@ class Explained(Model):
     __hash__ = None  # type: ignore[assignment]
 
 
-_NOTHING = Explanation([], [], [])
+_EXPLANATION_KEYS = ("diagnostics", "spans", "edits")
+
+
+@functools.cache
+def _explanation_adapter() -> TypeAdapter[tuple[list[Diagnostic], list[Span], list[EditRecord]]]:
+    """Validator of a wire explanation (built on first use: it costs milliseconds)."""
+    return TypeAdapter(tuple[list[Diagnostic], list[Span], list[EditRecord]])
 
 
 class Segment(Model):
@@ -411,9 +479,13 @@ class ReplyTarget(Model):
 
 
 class RenderedReply(Explained):
-    """The WebChat / Control UI view of an assistant message (EMBED.md §9)."""
+    """The WebChat / Control UI view of an assistant message (EMBED.md §9).
+
+    ``replyTarget`` is always on the wire (``null`` when the reply has no target).
+    """
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics", "spans", "edits"})
+    _always_on_wire: ClassVar[frozenset[str]] = frozenset({"replyTarget"})
 
     text: str
     reply_target: ReplyTarget | None = None
@@ -421,18 +493,6 @@ class RenderedReply(Explained):
     attachments: list[dict[str, str]] = Field(default_factory=list)
     canvas: list[CanvasBlock] = Field(default_factory=list)
     content: list[dict[str, Any]] = Field(default_factory=list)
-
-    def to_wire(self) -> dict[str, Any]:
-        """Wire form; ``replyTarget`` is always present (``null`` when unset)."""
-        out = super().to_wire()
-        out.setdefault("replyTarget", None)
-        return out
-
-    def outputs_wire(self) -> dict[str, Any]:
-        """Wire form without explanations; ``replyTarget`` is always present."""
-        out = super().outputs_wire()
-        out.setdefault("replyTarget", None)
-        return out
 
 
 class StreamChunk(Model):

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import richout
+from richout import envelope
+from richout.envelope import models as envelope_models
+from richout.models import Explained, Model
+from richout.schema import public_models
 
 # --------------------------------------------------------------------------- plain mypy
 
@@ -50,3 +63,273 @@ def test_models_type_check_under_plain_mypy_strict(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# --------------------------------------------------------------------------- samples
+
+_TEXT = (
+    "[[reply_to_current]] [[audio_as_voice]] Here it is.\n"
+    "MEDIA:https://example.com/a.png\n"
+    "MEDIA:http://10.0.0.1/x.png\n"
+    '[embed ref="cv_1" title="Status" height="320" /]\n'
+    "`[[reply_to:9]]`"
+)
+
+
+def _lazy(fn: Callable[..., Explained]) -> Callable[[], Explained]:
+    return lambda: fn(_TEXT)
+
+
+def _eager(fn: Callable[..., Explained]) -> Callable[[], Explained]:
+    return lambda: fn(_TEXT, explain=True)
+
+
+def _stream_chunk() -> Model:
+    sp = richout.StreamingParser()
+    sp.feed("[[reply_to_current]] Hi ")
+    chunk = sp.finish("[[reply_to:")
+    assert chunk is not None
+    return chunk
+
+
+def _dedupe() -> Model:
+    ledger = envelope.DeliveryLedger()
+    ledger.record_block({"text": "Hello", "mediaUrls": ["https://example.com/a.png"]})
+    return ledger.finalize(
+        [{"text": "Hello", "mediaUrls": ["https://example.com/a.png", "/b.png"]}, {"text": ""}]
+    )
+
+
+def _offload() -> Model:
+    return envelope.offload({"pad": "p" * 13000}, skill="s", write=lambda p, c: None)
+
+
+def _budget() -> Model:
+    budget = envelope.FailureBudget(per_tool=1)
+    budget.call("t", {"a": 1}, {"success": False, "error": "boom"})
+    return budget.admit("t", {"a": 1})
+
+
+#: One real instance per public model (text side, envelope side, jsonl op outputs).
+_SAMPLES: dict[str, Callable[[], Model]] = {
+    "MediaSplit lazy": _lazy(richout.split_media),
+    "MediaSplit eager": _eager(richout.split_media),
+    "MediaSplit fast path": lambda: richout.split_media("plain"),
+    "Directives lazy": _lazy(richout.parse_directives),
+    "Directives eager": _eager(richout.parse_directives),
+    "Reply lazy": _lazy(richout.parse_reply),
+    "Reply eager": _eager(richout.parse_reply),
+    "Reply silent": lambda: richout.parse_reply("NO_REPLY"),
+    "EmbedResult lazy": _lazy(richout.extract_embeds),
+    "EmbedResult eager": _eager(richout.extract_embeds),
+    "RenderedReply lazy": _lazy(richout.render_reply),
+    "RenderedReply eager": _eager(richout.render_reply),
+    "RenderedReply plain": lambda: richout.render_reply("plain"),
+    "StreamingParser.result": lambda: richout.StreamingParser().result(),
+    "CanvasBlock": lambda: richout.render_reply(_TEXT).canvas[0],
+    "CanvasPreview": lambda: richout.extract_embeds(_TEXT).previews[0],
+    "ReplyTarget": lambda: richout.render_reply("[[reply_to:7]] x").reply_target,  # type: ignore[return-value]
+    "Segment": lambda: (richout.split_media(_TEXT).segments or [])[0],
+    "Diagnostic": lambda: richout.parse_reply(_TEXT).diagnostics[0],
+    "Span": lambda: richout.parse_reply(_TEXT).spans[0],
+    "EditRecord": lambda: richout.parse_reply(_TEXT).edits[0],
+    "StreamChunk": _stream_chunk,
+    "ReplyPayload": lambda: envelope.ReplyPayload(
+        text="hi", media_urls=[], channel_data={"k": [1, {"x": None}]}, is_error=True
+    ),
+    "PayloadIntake": lambda: envelope.intake_payload({"text": 3, "mediaUrls": ["/a.png", 4]}),
+    "PayloadResult": lambda: envelope.resolve_payload(
+        {"text": "[[reply_to_current]] hi\nMEDIA:/a.png", "mediaUrls": [" /b.png ", 7]},
+        parse_final_directives=True,
+        current_message_id="m1",
+    ),
+    "Route": lambda: envelope.Route(provider="telegram", to="u1", thread_id=4),
+    "SendTarget": lambda: envelope.SendTarget(to="u1", thread_id="t", media_urls=["/a.png"]),
+    "MessageSend": lambda: envelope.collect_send(
+        {"action": "send", "to": "u1", "media": "/a.png", "message": "hi"},
+        route=envelope.Route(provider="telegram", to="u1"),
+    ),
+    "DedupeResult": _dedupe,
+    "CommentaryResult": lambda: envelope.capture_commentary(
+        channel="webchat",
+        reply_mode="auto",
+        captured_refs=["/a.png"],
+        blocks=[{"type": "text", "text": "MEDIA:/a.png\nMEDIA:/b.png"}],
+    ),
+    "SkillClassification": lambda: envelope.classify({"success": False, "error": "timeout"}),
+    "SkillClassification ok": lambda: envelope.classify({"ok": True}),
+    "BudgetDecision": _budget,
+    "OffloadResult": _offload,
+    "MaterializePlan": lambda: envelope.materialize_plan(
+        {"files": [{"url": "https://example.com/a.pdf"}], "image_url": "https://example.com/i"}
+    ),
+    "DisplayPlacement": lambda: envelope.explain_display_md(
+        "body", ["**a**", {"display_md": "b"}, 3], "webchat"
+    ),
+    "BackfillResult": lambda: envelope.backfill_report(["out.png", "run.py"], {"ok": True}),
+    "LintFinding": lambda: envelope.lint({"success": "yes"})[0],
+    "RefKeyOutput": lambda: envelope_models.RefKeyOutput(key="/srv/a.png"),
+    "DedupeOutput": lambda: envelope_models.DedupeOutput(
+        payload=envelope.ReplyPayload(text="x"), diagnostics=[]
+    ),
+    "DedupeOutput dropped": lambda: envelope_models.DedupeOutput(payload=None),
+    "BudgetOutput": lambda: envelope_models.BudgetOutput(
+        allowed=[True, False], reasons=[None, "skill_disabled"]
+    ),
+}
+
+
+def test_every_public_model_has_a_sample() -> None:
+    sampled = {type(make()) for make in _SAMPLES.values()}
+    exported = {
+        obj
+        for module in (richout, envelope, envelope_models)
+        for obj in (getattr(module, name) for name in module.__all__)
+        if isinstance(obj, type) and issubclass(obj, Model)
+    }
+    assert exported | set(public_models()) <= sampled
+
+
+# --------------------------------------------------------------------------- round trip
+
+
+@pytest.mark.parametrize("name", sorted(_SAMPLES))
+def test_from_wire_round_trips(name: str) -> None:
+    x = _SAMPLES[name]()
+    wire = x.to_wire()
+    back = type(x).from_wire(wire)
+    assert back == x
+    assert back.to_wire() == wire
+    # pydantic's own entry point loads the wire form too
+    assert type(x).model_validate(wire) == x
+
+
+@pytest.mark.parametrize("cls", [richout.Reply, richout.MediaSplit, richout.RenderedReply])
+def test_the_issue_reproducers_load_their_wire_form(cls: type[Explained]) -> None:
+    fn = {
+        richout.Reply: richout.parse_reply,
+        richout.MediaSplit: richout.split_media,
+        richout.RenderedReply: richout.render_reply,
+    }[cls]
+    result = fn(_TEXT)
+    loaded = cls.model_validate(result.to_wire())
+    assert loaded == result
+
+
+def test_a_loaded_result_carries_the_explanation_it_was_given() -> None:
+    reply = richout.parse_reply(_TEXT, current_message_id="m1")
+    loaded = richout.Reply.from_wire(reply.to_wire())
+    assert loaded.diagnostics == reply.diagnostics and loaded.diagnostics
+    assert loaded.spans == reply.spans and loaded.edits == reply.edits
+    assert richout.rebuild(loaded) == _TEXT
+    # a wire form without them (explain: false) loads as explaining nothing
+    bare = richout.Reply.from_wire(reply.outputs_wire())
+    assert bare.diagnostics == [] and bare.text == reply.text
+    assert bare != reply
+
+
+def test_from_wire_rejects_what_is_not_the_wire_form() -> None:
+    with pytest.raises(richout.InvalidInput, match="Reply"):
+        richout.Reply.from_wire({"text": "a", "mediaURLs": []})
+    with pytest.raises(richout.InvalidInput, match="dict"):
+        richout.Reply.from_wire("text")  # type: ignore[arg-type]
+    with pytest.raises(richout.InvalidInput, match="Reply"):
+        richout.Reply.from_wire({"text": "a", "diagnostics": [{"code": 1}]})
+
+
+def test_payload_result_rebuilds_its_python_only_payload() -> None:
+    got = envelope.resolve_payload({"text": "hi", "mediaUrls": ["/a.png"]})
+    back = envelope.PayloadResult.from_wire(got.to_wire())
+    assert back == got and back.payload == got.payload
+    # the object fields are Python only: they do not travel
+    rich = envelope.resolve_payload({"text": "hi", "channelData": {"k": 1}})
+    assert envelope.PayloadResult.from_wire(rich.to_wire()).payload.channel_data is None
+
+
+_PIECES = [
+    "MEDIA:https://example.com/a.png",
+    "MEDIA: /tmp/../etc/passwd",
+    "MEDIA:http://10.0.0.1/x",
+    "  MEDIA:./b.png",
+    "- MEDIA:x",
+    "> MEDIA:https://example.com/q.png",
+    "```",
+    "[[audio_as_voice]]",
+    "[[reply_to_current]]",
+    "[[ reply_to : 77 ]]",
+    "[[reply_to:",
+    "`[[reply_to:9]]`",
+    '[embed ref="cv_1" height="90" /]',
+    '[embed url="javascript:alert(1)" /]',
+    "![x](https://example.com/i.png)",
+    "NO_REPLY",
+    "text ",
+    "",
+    "\r",
+    "\u00a0",
+]
+
+_PIPELINES: dict[str, Callable[..., Explained]] = {
+    "split_media": richout.split_media,
+    "split_media images": lambda t, **k: richout.split_media(t, extract_markdown_images=True, **k),
+    "parse_directives": lambda t, **k: richout.parse_directives(t, current_message_id="m", **k),
+    "parse_reply": lambda t, **k: richout.parse_reply(t, current_message_id="m", **k),
+    "extract_embeds": richout.extract_embeds,
+    "render_reply": richout.render_reply,
+}
+
+
+@settings(max_examples=150)
+@given(
+    st.sampled_from(sorted(_PIPELINES)),
+    st.sampled_from(sorted(richout.PROFILES)),
+    st.booleans(),
+    st.lists(st.sampled_from(_PIECES), max_size=8),
+    st.sampled_from(["\n", " ", "\r\n"]),
+)
+def test_generated_results_round_trip_and_pickle(
+    pipeline: str, profile: str, explain: bool, pieces: list[str], sep: str
+) -> None:
+    text = sep.join(pieces)
+    result = _PIPELINES[pipeline](text, profile=profile, explain=explain)
+    wire = result.to_wire()
+    back = type(result).from_wire(wire)
+    assert back == result and back.to_wire() == wire
+    assert richout.rebuild(back) == text
+    again = _PIPELINES[pipeline](text, profile=profile, explain=explain)
+    assert pickle.loads(pickle.dumps(again)) == result
+    assert copy.deepcopy(again) == result == copy.copy(again)
+
+
+# --------------------------------------------------------------------------- values
+
+
+@pytest.mark.parametrize("name", sorted(_SAMPLES))
+def test_pickles_copies_and_compares_by_value(name: str) -> None:
+    x = _SAMPLES[name]()
+    fresh = _SAMPLES[name]()  # never read: a lazy result is still lazy here
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert pickle.loads(pickle.dumps(_SAMPLES[name](), protocol=protocol)) == x
+    assert copy.copy(fresh) == x
+    assert copy.deepcopy(_SAMPLES[name]()) == x
+    assert fresh == x
+    assert (fresh != x) is False
+    assert pickle.loads(pickle.dumps(fresh)).to_wire() == x.to_wire()
+
+
+def test_a_lazy_result_pickles_as_its_explained_form() -> None:
+    lazy = richout.parse_reply(_TEXT)
+    loaded = pickle.loads(pickle.dumps(lazy))
+    assert loaded._explainer is None and loaded._explanation is not None
+    assert loaded == richout.parse_reply(_TEXT, explain=True)
+    assert loaded.diagnostics == lazy.diagnostics
+
+
+def test_copies_are_independent_values() -> None:
+    reply = richout.parse_reply(_TEXT)
+    clone = copy.deepcopy(reply)
+    clone.media_urls.append("https://example.com/other.png")
+    assert clone != reply
+    other = richout.parse_reply(_TEXT.replace("Here", "There"))
+    assert other != reply
+    assert reply.__eq__("text") is NotImplemented

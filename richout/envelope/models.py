@@ -1,15 +1,16 @@
 """Public models of the envelope module (ENVELOPE.md, SKILL_ENVELOPE.md).
 
 Wire names are camelCase (``richout.models.Model``); Python names are snake_case. Presence on
-the wire follows the specification: ``None`` is never written, and each model names the
-fields it leaves out when false or empty.
+the wire follows the specification: ``None`` is never written (except for the keys a model
+names in ``_always_on_wire``), and each model names the fields it leaves out when false or
+empty. Every model loads its own wire form (:meth:`~richout.models.Model.from_wire`).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from ..errors import InvalidInput
 from ..models import Diagnostic, Model
@@ -17,7 +18,9 @@ from ..models import Diagnostic, Model
 __all__ = [
     "BackfillResult",
     "BudgetDecision",
+    "BudgetOutput",
     "CommentaryResult",
+    "DedupeOutput",
     "DedupeResult",
     "DisplayPlacement",
     "LintFinding",
@@ -26,6 +29,7 @@ __all__ = [
     "OffloadResult",
     "PayloadIntake",
     "PayloadResult",
+    "RefKeyOutput",
     "ReplyPayload",
     "Route",
     "SendTarget",
@@ -33,6 +37,7 @@ __all__ = [
 ]
 
 ThreadId = str | int
+BudgetReason = Literal["round_stopped", "skill_disabled", "same_args_repeated"]
 
 
 class ReplyPayload(Model):
@@ -100,7 +105,14 @@ class PayloadIntake(Model):
 
 
 class PayloadResult(Model):
-    """Result of :func:`resolve_payload`: the ``payload`` op output (ENVELOPE.md §1-§2)."""
+    """Result of :func:`resolve_payload`: the ``payload`` op output (ENVELOPE.md §1-§2).
+
+    ``payload`` is Python only: a payload's objects (``channelData`` …) may be nested deeper
+    than serialization allows, and the delivery fields are on the wire already. Loading the
+    wire form (:meth:`from_wire`) rebuilds ``payload`` from those delivery fields, so the
+    round trip is exact for a payload that holds nothing else; ``isError``, the object fields
+    and the media flags of the payload do not travel.
+    """
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset(
         {"audioAsVoice", "replyToTag", "replyToCurrent", "diagnostics"}
@@ -120,6 +132,33 @@ class PayloadResult(Model):
     payload: ReplyPayload = Field(
         exclude=True, description="The whole payload after intake and merge (Python only)."
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _payload_from_delivery_fields(cls, data: Any) -> Any:
+        """Rebuild ``payload`` from the delivery fields when the input is the wire form."""
+        if isinstance(data, dict) and "payload" not in data:
+            fields = {k: data[k] for k in _PAYLOAD_WIRE_KEYS if k in data}
+            data = {**data, "payload": fields}
+        return data
+
+
+#: The ``PayloadResult`` keys that are also ``ReplyPayload`` fields (wire and Python names).
+_PAYLOAD_WIRE_KEYS = (
+    "text",
+    "mediaUrl",
+    "media_url",
+    "mediaUrls",
+    "media_urls",
+    "audioAsVoice",
+    "audio_as_voice",
+    "replyToId",
+    "reply_to_id",
+    "replyToTag",
+    "reply_to_tag",
+    "replyToCurrent",
+    "reply_to_current",
+)
 
 
 class Route(Model):
@@ -184,9 +223,13 @@ class CommentaryResult(Model):
 
 
 class SkillClassification(Model):
-    """How the platform reads a skill's return value (SKILL_ENVELOPE.md §2-§4)."""
+    """How the platform reads a skill's return value (SKILL_ENVELOPE.md §2-§4).
+
+    ``reason`` is always on the wire (``null`` when there is none).
+    """
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics"})
+    _always_on_wire: ClassVar[frozenset[str]] = frozenset({"reason"})
 
     failed: bool
     reason: str | None = None
@@ -198,18 +241,12 @@ class SkillClassification(Model):
     config_error: bool
     diagnostics: list[Diagnostic] = Field(default_factory=list)
 
-    def to_wire(self) -> dict[str, Any]:
-        """Wire form; ``reason`` is always present (``null`` when there is none)."""
-        out = super().to_wire()
-        out.setdefault("reason", None)
-        return out
-
 
 class BudgetDecision(Model):
     """Whether one skill call may run under the round's failure budget (§10)."""
 
     allowed: bool
-    reason: Literal["round_stopped", "skill_disabled", "same_args_repeated"] | None = None
+    reason: BudgetReason | None = None
 
 
 class OffloadResult(Model):
@@ -266,3 +303,32 @@ class LintFinding(Model):
         """The linter's one-line report of this finding."""
         where = self.field if self.field else "$"
         return f"{self.severity} {where} {self.code}: {self.message} [rule: {self.rule}]"
+
+
+# The jsonl ops whose output is not one of the results above (JSONL.md): their wire shapes,
+# so ``richout schema`` describes every op's output and a caller can load it.
+
+
+class RefKeyOutput(Model):
+    """Output of the ``refKey`` op: the comparison key of one media reference (§3)."""
+
+    key: str
+
+
+class DedupeOutput(Model):
+    """Output of the ``dedupe`` op: the final payload's delivery fields, or ``None`` (§4.4)."""
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics"})
+    _always_on_wire: ClassVar[frozenset[str]] = frozenset({"payload"})
+
+    payload: ReplyPayload | None = Field(
+        description="ReplyPayload.delivery_view() of the final payload; null when dropped."
+    )
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+
+
+class BudgetOutput(Model):
+    """Output of the ``budget`` op: one decision per call, in order (SKILL_ENVELOPE.md §10)."""
+
+    allowed: list[bool]
+    reasons: list[BudgetReason | None]
