@@ -98,18 +98,99 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cmd_conformance(args: argparse.Namespace) -> int:
-    from .conformance import load_cases, run, run_program
+#: Report formats of ``conformance --report FORMAT FILE``.
+REPORT_FORMATS = ("json", "junit")
 
+#: How many unanswered cases the runner names before it only counts them.
+_UNANSWERED_SHOWN = 10
+
+
+def _positive_seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {value!r}")
+    return seconds
+
+
+def _check_ops(wanted: list[str] | None) -> None:
+    import difflib
+
+    from .jsonl import ops
+
+    known = sorted(ops())
+    for op in wanted or ():
+        if op not in known:
+            close = difflib.get_close_matches(op, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise InputError(f"unknown op {op!r} for --op{hint}; known ops: {', '.join(known)}")
+
+
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from .conformance import ConformanceError, Progress, load_cases, run, run_program
+
+    reports: list[list[str]] = args.report or []
+    for fmt, _ in reports:
+        if fmt not in REPORT_FORMATS:
+            raise InputError(
+                f"unknown report format {fmt!r}; --report takes {' or '.join(REPORT_FORMATS)}"
+            )
+    _check_ops(args.op)
     profiles = None if args.profile == "all" else [args.profile]
-    cases = load_cases(Path(args.cases) if args.cases else None, args.op or None, profiles)
-    report = run_program(cases, args.program) if args.program else run(cases)
-    for failure in report.failures:
-        print(failure.line())
+    root = Path(args.cases) if args.cases else None
+    try:
+        cases = load_cases(root, args.op or None, profiles)
+    except ConformanceError as exc:
+        raise InputError(str(exc)) from exc
+    if not cases:
+        where = args.cases or "the bundled cases"
+        which = [f"op {', '.join(args.op)}"] if args.op else []
+        which += [f"profile {args.profile}"] if profiles else []
+        of = f" of {' and '.join(which)}" if which else ""
+        raise InputError(f"no cases to run: {where} holds none{of}")
+
+    progress = None if args.progress == "none" else Progress(sys.stderr, mode=args.progress)
+    try:
+        if args.program:
+            report = run_program(cases, args.program, timeout=args.timeout, progress=progress)
+        else:
+            report = run(cases, progress=progress)
+    except ConformanceError as exc:
+        raise InputError(str(exc)) from exc
+    finally:
+        if progress is not None:
+            progress.close()
+
+    for problem in report.problems:
+        print(f"richout conformance: {problem}", file=sys.stderr)
+    unanswered = 0
+    for failure, result in ((f, r) for r in report.results for f in r.failures):
+        if result.answered:
+            print(failure.line())
+        else:
+            unanswered += 1
+            if unanswered <= _UNANSWERED_SHOWN:
+                print(f"FAIL {failure.case_id} <response>: no response")
+    if unanswered > _UNANSWERED_SHOWN:
+        print(f"FAIL ... and {unanswered - _UNANSWERED_SHOWN} more cases with no response")
+    for fmt, dest in reports:
+        text = (
+            json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n"
+            if fmt == "json"
+            else report.to_junit()
+        )
+        try:
+            Path(dest).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError(
+                f"cannot write the {fmt} report {dest}: {exc.strerror or exc}"
+            ) from exc
     for line in report.group_lines():
         print(line)
     print(report.summary())
-    return EXIT_OK if report.failed == 0 else EXIT_FAIL
+    return EXIT_OK if report.ok else EXIT_FAIL
 
 
 def _build() -> argparse.ArgumentParser:
@@ -117,6 +198,9 @@ def _build() -> argparse.ArgumentParser:
         prog="richout",
         description="Read what an AI assistant wrote; say what a chat gateway should deliver.",
     )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"richout {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("parse", help="delivery view of a reply (media, voice, reply target)")
@@ -136,12 +220,43 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("--compact", action="store_true", help="one-line JSON")
     p.set_defaults(func=_cmd_schema)
 
-    p = sub.add_parser("conformance", help="run the conformance cases")
-    p.add_argument(
-        "--program", help='run the cases through CMD (speaks jsonl), e.g. "richout jsonl"'
+    p = sub.add_parser(
+        "conformance",
+        help="run the conformance cases",
+        description="Run the conformance cases in-process or through a jsonl program. Exit "
+        "status: 0 when every case passed, 1 when any failed (or the program crashed or timed "
+        "out), 2 when the run cannot start (unknown op, no cases, unreadable case, no such "
+        "program).",
     )
-    p.add_argument("--cases", help="directory of case files (default: the bundled cases)")
+    p.add_argument(
+        "--program",
+        metavar="CMD",
+        help='run the cases through CMD (speaks jsonl), e.g. "richout jsonl"',
+    )
+    p.add_argument(
+        "--cases", help="folder of case files, or one case file (default: the bundled cases)"
+    )
     p.add_argument("--op", action="append", help="only cases of this op (repeatable)")
+    p.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=600.0,
+        metavar="SECONDS",
+        help="stop --program after this long (default: %(default)g)",
+    )
+    p.add_argument(
+        "--report",
+        nargs=2,
+        action="append",
+        metavar=("FORMAT", "FILE"),
+        help="also write the results as json or junit (JUnit XML) to FILE (repeatable)",
+    )
+    p.add_argument(
+        "--progress",
+        choices=["auto", "bar", "lines", "none"],
+        default="auto",
+        help="progress on stderr: a bar on a terminal, else a line every 10 s (default: auto)",
+    )
     from .profiles import PROFILES
 
     p.add_argument(

@@ -77,3 +77,83 @@ def test_dotted_keys_address_nested_fields() -> None:
     case = Case(id="x", op="offload", input=None, expect={"receipt.chars": 3})
     assert compare(case, {"output": {"receipt": {"chars": 3}}}) == []
     assert compare(case, {"output": {"receipt": {"chars": 4}}})[0].got == 4
+
+
+# --- issue 9, defect 7: the runner's Python API -------------------------------------------
+
+import io  # noqa: E402  (appended section)
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+
+def test_load_cases_errors_name_the_file_and_the_case(tmp_path: Path) -> None:
+    from richout.conformance import CaseError
+
+    with pytest.raises(CaseError, match="does not exist"):
+        load_cases(tmp_path / "missing")
+    with pytest.raises(CaseError, match="no case files"):
+        load_cases(tmp_path)
+    path = tmp_path / "profiles" / "next" / "embed.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("[{]")
+    with pytest.raises(CaseError, match=f"^{re.escape(str(path))}: not JSON"):
+        load_cases(tmp_path)
+    path.write_text(json.dumps([{"id": "a", "op": "embed", "expect": {}}]))
+    with pytest.raises(CaseError, match=r"case \[0\] \(id 'a'\): expect must be a non-empty"):
+        load_cases(tmp_path)
+    path.write_text(json.dumps([{"id": "a", "op": "embed", "expect": {"text": ""}}, 3]))
+    with pytest.raises(CaseError, match=r"case \[1\]: a case must be a JSON object"):
+        load_cases(tmp_path)
+    path.write_text(json.dumps([{"id": "a", "op": "embed", "expect": {"text": ""}}]))
+    (case,) = load_cases(path)  # one file works too, its profile read from its place
+    assert case.label == "next/embed/a"
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_progress_draws_a_bar_on_a_terminal_and_plain_lines_otherwise() -> None:
+    from richout.conformance import Progress
+
+    now = [0.0]
+    tty = _Stream(tty=True)
+    bar = Progress(tty, width=4, clock=lambda: now[0])
+    assert bar.mode == "bar"
+    bar(1, 4)  # too soon after the start: not drawn
+    now[0] = 1.0
+    bar(2, 4)
+    bar(3, 4)  # too soon after the last draw
+    bar(4, 4)  # the end is always drawn
+    bar.close()
+    assert tty.getvalue() == "\r[##--] 2/4 cases (50%)\r[####] 4/4 cases (100%)\r\x1b[2K"
+
+    now[0] = 0.0
+    plain = _Stream(tty=False)
+    lines = Progress(plain, interval=10.0, clock=lambda: now[0])
+    assert lines.mode == "lines"
+    for done in range(1, 101):
+        now[0] = done * 0.25  # a case every quarter second: a line every 40 cases
+        lines(done, 100)
+    lines.close()
+    assert plain.getvalue().splitlines() == [
+        "conformance: 40/100 cases (40%)",
+        "conformance: 80/100 cases (80%)",
+    ]
+
+
+def test_run_reports_progress_and_per_case_results() -> None:
+    cases = [
+        Case(id="a", op="embed", input="x", expect={"text": "x"}),
+        Case(id="b", op="embed", input="x", expect={"text": "y"}),
+    ]
+    seen: list[tuple[int, int]] = []
+    report = run(cases, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 2), (2, 2)]
+    assert [(r.case.id, r.passed) for r in report.results] == [("a", True), ("b", False)]
+    assert not report.ok and report.summary() == "1 passed, 1 failed"
