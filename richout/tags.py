@@ -540,7 +540,8 @@ def _explain_precedence(
                 "tag.current_without_id",
                 "info",
                 f"[[reply_to_current]] was recognised but the current message id {why}, so "
-                "there is no reply target; pass current_message_id (jsonl: options.currentMessageId), or use [[reply_to:<id>]].",
+                "there is no reply target; pass current_message_id (jsonl: "
+                "options.currentMessageId), or use [[reply_to:<id>]].",
                 r.in_start,
                 r.in_end,
             )
