@@ -169,11 +169,39 @@ def _fence_closed(state: StateBlock, start_line: int, markup: str) -> bool:
     return run == end
 
 
+def _join_surrogates(url: str) -> str:
+    """``url`` with each surrogate pair spelled as two code points joined into one character.
+
+    Text from JavaScript (or a lenient JSON decoder) may hold UTF-16 surrogates. To the
+    reference a pair is one character and a lone half is encoded as U+FFFD; markdown-it-py's
+    link normaliser (mdurl) handles lone halves the same way but hands a pair to
+    ``urllib.parse.quote``, whose UTF-8 encoder refuses it. Joining pairs first gives the
+    reference's encoding; the normalised URL only decides whether a link is valid, so no
+    offset depends on it.
+    """
+    return url.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _surrogate_safe(normalize: Callable[[str], str]) -> Callable[[str], str]:
+    """Wrap a markdown-it link normaliser so surrogates in a destination never raise."""
+
+    def wrapped(url: str) -> str:
+        if any("\ud800" <= ch <= "\udfff" for ch in url):
+            url = _join_surrogates(url)
+        return normalize(url)
+
+    return wrapped
+
+
 @cache
 def _code_parser() -> MarkdownIt:
     """commonmark + GFM tables, HTML off; the inline pass only records code spans."""
     md = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING})
     md.enable("table")
+    # Links and autolinks still decide where code spans can start, so keep the normalisers
+    # (validateLink reads their output) but make them safe for surrogates.
+    md.normalizeLink = _surrogate_safe(md.normalizeLink)  # type: ignore[method-assign,assignment]
+    md.normalizeLinkText = _surrogate_safe(md.normalizeLinkText)  # type: ignore[method-assign,assignment]
     md.core.ruler.disable(["inline", "text_join"])
 
     def fence_hook(fence: Callable[..., bool]) -> Callable[..., bool]:
