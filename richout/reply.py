@@ -165,6 +165,7 @@ def _delivery_strip(text: str) -> _Strip:
 
 def delivery_strip(text: str) -> str:
     """TAGS.md §7.1: remove a malformed leading reply prefix and stray tags before delivery."""
+    require_str(text)
     return _delivery_strip(text).text
 
 
@@ -230,6 +231,7 @@ def _file_url_path(ref: str) -> str | None:
 
 def file_url_to_path(ref: str) -> str:
     """TAGS.md §7.2: a local ``file:`` URL as a POSIX path; any other reference unchanged."""
+    require_str(ref, "ref")
     path = _file_url_path(ref)
     return ref if path is None else path
 
@@ -355,7 +357,16 @@ def parse_reply(
     """
     require_str(text)
     prof = resolve_profile(profile)
-    require_bool(preserve_trailing_whitespace, "preserve_trailing_whitespace")
+    if not (
+        type(extract_markdown_images) is bool
+        and type(extract_media_directives) is bool
+        and type(preserve_trailing_whitespace) is bool
+        and type(explain) is bool
+    ):
+        require_bool(extract_markdown_images, "extract_markdown_images")
+        require_bool(extract_media_directives, "extract_media_directives")
+        require_bool(preserve_trailing_whitespace, "preserve_trailing_whitespace")
+        require_bool(explain, "explain")
     require_str(current_message_id, "current_message_id", optional=True)
     require_str(silent_token, "silent_token")
 

@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Literal
 
 from ._text import JS_WS_CLASS, ascii_lower, is_js_ws, js_ltrim, js_rtrim, js_trim, utf16_len
+from .errors import require_str
 
 __all__ = [
     "DEFAULT_TOKEN",
@@ -648,6 +649,8 @@ def silent_rule(text: str, token: str = DEFAULT_TOKEN) -> SilentRule | None:
 
 def is_silent(text: str, token: str = DEFAULT_TOKEN) -> bool:
     """TAGS.md §8: is ``text`` a silent reply for ``token`` (rules 8.1-8.4)?"""
+    require_str(text)
+    require_str(token, "token")
     return silent_rule(text, token) is not None
 
 

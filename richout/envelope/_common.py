@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._text import LineIndex
+from ..errors import InvalidInput
 from ..models import Diagnostic, Severity
 
 __all__ = [
@@ -14,6 +16,11 @@ __all__ = [
     "is_number",
     "join_path",
     "py_usable",
+    "require_callable",
+    "require_choice",
+    "require_int",
+    "require_mapping",
+    "require_str_list",
     "text_diag",
 ]
 
@@ -88,3 +95,45 @@ def describe(value: Any, limit: int = 40) -> str:
     if isinstance(value, dict):
         return f"an object of {len(value)} keys"
     return f"a {type(value).__name__}"
+
+
+# -- argument checks of the public functions (wrong types raise InvalidInput, naming them) --
+
+
+def require_mapping(value: object, name: str, what: str = "a mapping (a JSON object)") -> None:
+    """Raise :class:`InvalidInput` unless ``value`` is a mapping."""
+    if not isinstance(value, Mapping):
+        raise InvalidInput(f"{name} must be {what}, got {describe(value)}")
+
+
+def require_choice(value: object, name: str, choices: tuple[str, ...]) -> None:
+    """Raise :class:`InvalidInput` unless ``value`` is one of the strings ``choices``."""
+    if not (isinstance(value, str) and value in choices):
+        known = " or ".join(repr(c) for c in choices)
+        raise InvalidInput(f"{name} must be {known}, got {describe(value)}")
+
+
+def require_int(value: object, name: str, *, minimum: int = 0) -> None:
+    """Raise :class:`InvalidInput` unless ``value`` is an int ≥ ``minimum`` (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise InvalidInput(f"{name} must be an integer ≥ {minimum}, got {describe(value)}")
+
+
+def require_callable(value: object, name: str) -> None:
+    """Raise :class:`InvalidInput` unless ``value`` is callable or ``None``."""
+    if value is not None and not callable(value):
+        raise InvalidInput(f"{name} must be a function or None, got {describe(value)}")
+
+
+def require_str_list(value: object, name: str) -> list[str]:
+    """``value`` as a list of strings; InvalidInput for a string or a non-string entry.
+
+    Returns a list so a one-shot iterator is read only once.
+    """
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise InvalidInput(f"{name} must be a list of strings, got {describe(value)}")
+    items = list(value)
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise InvalidInput(f"{name}[{i}] must be a string, got {describe(item)}")
+    return items

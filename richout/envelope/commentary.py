@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._text import LineIndex, ascii_lower
-from ..errors import InvalidInput
+from ..errors import InvalidInput, require_str
 from ..models import Diagnostic, MediaSplit
 from ._common import diag, join_path, text_diag
 from .models import CommentaryResult
@@ -56,6 +56,7 @@ def _located(
 
 def message_tool_mode_findings(text: str, *, field: str = "text") -> list[Diagnostic]:
     """One ``envelope.media_line_in_message_tool_mode`` per ``MEDIA:`` directive in ``text``."""
+    require_str(field, "field")
     if not isinstance(text, str):
         raise InvalidInput(f"{field} must be a string, got {type(text).__name__}")
     if "media:" not in ascii_lower(text):
@@ -98,7 +99,7 @@ def _captured(refs: Any) -> list[str]:
     if refs is None:
         return []
     if not isinstance(refs, (list, tuple)) or not all(isinstance(r, str) for r in refs):
-        raise InvalidInput("capturedRefs must be a list of strings")
+        raise InvalidInput("captured_refs (capturedRefs) must be a list of strings or None")
     return list(refs)
 
 
@@ -117,7 +118,9 @@ def capture_commentary(
     if not isinstance(channel, str):
         raise InvalidInput("channel must be a string")
     if reply_mode not in _MODES:
-        raise InvalidInput(f"replyMode must be 'auto' or 'message_tool_only', got {reply_mode!r}")
+        raise InvalidInput(
+            f"reply_mode (replyMode) must be 'auto' or 'message_tool_only', got {reply_mode!r}"
+        )
     captured = _captured(captured_refs)
     parsed_blocks = _blocks(blocks)
     webchat = ascii_lower(channel) == "webchat"

@@ -19,13 +19,14 @@ from typing import Any
 import regex  # type: ignore[import-untyped,unused-ignore]  # stubs are not in the test extras
 
 from .._text import JS_WS, JS_WS_CLASS, js_trim, utf16_len
-from ..errors import InvalidInput
+from ..errors import InvalidInput, require_bool, require_str
 from ..models import Diagnostic
-from ._common import diag, join_path
+from ._common import diag, join_path, require_callable, require_str_list
 from .models import DedupeResult, ReplyPayload, Route, SendTarget
 from .payload import (
     ReplyMode,
     as_payload,
+    check_directive_options,
     has_enabled_delivery,
     is_renderable,
     merge_final_directives,
@@ -55,6 +56,7 @@ _NO_WS = {ord(c): None for c in JS_WS}
 
 def normalize_for_duplicate(text: str) -> str:
     """Lower-case, drop emoji, collapse whitespace runs to one space, trim (§4.3)."""
+    require_str(text)
     s = js_trim(text).lower()
     if not s.isascii():
         s = _EMOJI.sub("", s)
@@ -73,6 +75,8 @@ def _duplicate_of(norm: str, sent_norm: str) -> bool:
 
 def is_duplicate_text(text: str, sent_texts: Iterable[str]) -> bool:
     """True when ``text`` duplicates one of ``sent_texts`` by the message-tool rule (§4.3)."""
+    require_str(text)
+    sent_texts = require_str_list(sent_texts, "sent_texts")
     norm = normalize_for_duplicate(text)
     return any(_duplicate_of(norm, normalize_for_duplicate(s)) for s in sent_texts)
 
@@ -150,6 +154,10 @@ def _thread_key(value: str | int | None) -> str | None:
 
 def target_matches_route(target: SendTarget, route: Route | None) -> bool:
     """Whether a message-tool send went to the current route (§4.3, no channel plugins)."""
+    if not isinstance(target, SendTarget):
+        raise InvalidInput(f"target must be a SendTarget, got {type(target).__name__}")
+    if route is not None and not isinstance(route, Route):
+        raise InvalidInput(f"route must be a Route or None, got {type(route).__name__}")
     if route is None or not route.provider or not js_trim(route.provider):
         return False
     route_provider = js_trim(route.provider).lower()
@@ -220,6 +228,32 @@ class _Options:
     reply_mode: ReplyMode
 
 
+def _require_payload(value: object, name: str) -> None:
+    """Entry check: a :class:`ReplyPayload` or a mapping (read by loose intake)."""
+    if not isinstance(value, (ReplyPayload, Mapping)):
+        raise InvalidInput(
+            f"{name} must be a ReplyPayload or a mapping (a JSON object), "
+            f"got {type(value).__name__}"
+        )
+
+
+def _check_finalize_options(
+    *,
+    stream_completed: object,
+    block_streaming: object,
+    parse_final_directives: object,
+    current_message_id: object,
+    extract_markdown_images: object,
+    silent_token: object,
+    reply_mode: object,
+) -> None:
+    """Entry checks of :meth:`DeliveryLedger.finalize` and ``finalize_one`` (never truthiness)."""
+    require_bool(stream_completed, "stream_completed")
+    require_bool(block_streaming, "block_streaming")
+    require_bool(parse_final_directives, "parse_final_directives")
+    check_directive_options(current_message_id, extract_markdown_images, silent_token, reply_mode)
+
+
 class DeliveryLedger:
     """What one turn already delivered, and the dedupe of its final payloads (§4).
 
@@ -236,6 +270,8 @@ class DeliveryLedger:
         normalize_media: NormalizeMedia | None = None,
         legacy_refs: bool = False,
     ) -> None:
+        require_callable(normalize_media, "normalize_media")
+        require_bool(legacy_refs, "legacy_refs")
         self._route = route_from(route)
         self._normalize = normalize_media
         self._legacy = legacy_refs
@@ -259,6 +295,7 @@ class DeliveryLedger:
 
     def record_block(self, payload: ReplyPayload | Mapping[str, Any]) -> None:
         """Record a streamed block payload that was delivered successfully, with its media."""
+        _require_payload(payload, "payload")
         label = f"streamed[{len(self._blocks)}]"
         p, found = as_payload(payload, path=label)
         self._diagnostics.extend(found)
@@ -266,6 +303,7 @@ class DeliveryLedger:
 
     def record_direct_send(self, payload: ReplyPayload | Mapping[str, Any]) -> None:
         """Record a payload delivered directly while block streaming was off (§4.2 step 5)."""
+        _require_payload(payload, "payload")
         label = f"directSends[{len(self._direct)}]"
         p, found = as_payload(payload, path=label)
         self._diagnostics.extend(found)
@@ -292,21 +330,28 @@ class DeliveryLedger:
         sent_targets: Iterable[SendTarget | Mapping[str, Any]] = (),
     ) -> None:
         """Record message-tool evidence as the host collected it (the ``dedupe`` op's shape)."""
-        for name, values, sink in (
-            ("sentMediaUrls", sent_media_urls, self._tool_media),
-            ("sentTexts", sent_texts, self._tool_texts),
+        for arg, name, values, sink in (
+            ("sent_media_urls", "sentMediaUrls", sent_media_urls, self._tool_media),
+            ("sent_texts", "sentTexts", sent_texts, self._tool_texts),
         ):
             if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-                raise InvalidInput(f"messageToolSends.{name} must be a list of strings")
+                raise InvalidInput(f"{arg} (messageToolSends.{name}) must be a list of strings")
             start = sum(1 for _, lab in sink if lab.startswith(f"messageToolSends.{name}["))
             for i, value in enumerate(values):
                 if not isinstance(value, str):
-                    raise InvalidInput(f"messageToolSends.{name}[{i}] must be a string")
+                    raise InvalidInput(f"{arg} (messageToolSends.{name})[{i}] must be a string")
                 sink.append((value, f"messageToolSends.{name}[{start + i}]"))
         if isinstance(sent_targets, (str, bytes)) or not isinstance(sent_targets, Iterable):
-            raise InvalidInput("messageToolSends.sentTargets must be a list of objects")
+            raise InvalidInput(
+                "sent_targets (messageToolSends.sentTargets) must be a list of objects"
+            )
         start = len(self._targets)
         for i, target in enumerate(sent_targets):
+            if not isinstance(target, (SendTarget, Mapping)):
+                raise InvalidInput(
+                    f"sent_targets (messageToolSends.sentTargets)[{i}] must be a SendTarget "
+                    f"or an object, got {type(target).__name__}"
+                )
             self._targets.append(
                 (target_from(target), f"messageToolSends.sentTargets[{start + i}]")
             )
@@ -685,6 +730,17 @@ class DeliveryLedger:
         """Apply §4.2 to each final payload; ``None`` in the result means "do not deliver"."""
         if isinstance(payloads, (ReplyPayload, Mapping)) or not isinstance(payloads, Sequence):
             raise InvalidInput("payloads must be a list of reply payloads")
+        for i, payload in enumerate(payloads):
+            _require_payload(payload, f"payloads[{i}]")
+        _check_finalize_options(
+            stream_completed=stream_completed,
+            block_streaming=block_streaming,
+            parse_final_directives=parse_final_directives,
+            current_message_id=current_message_id,
+            extract_markdown_images=extract_markdown_images,
+            silent_token=silent_token,
+            reply_mode=reply_mode,
+        )
         opts = _Options(
             stream_completed=bool(stream_completed),
             block_streaming=bool(block_streaming),
@@ -727,6 +783,17 @@ class DeliveryLedger:
         reply_mode: ReplyMode = "auto",
     ) -> DedupeResult:
         """:meth:`finalize` for one payload, with ``path`` as its JSON path in diagnostics."""
+        _require_payload(payload, "payload")
+        require_str(path, "path")
+        _check_finalize_options(
+            stream_completed=stream_completed,
+            block_streaming=block_streaming,
+            parse_final_directives=parse_final_directives,
+            current_message_id=current_message_id,
+            extract_markdown_images=extract_markdown_images,
+            silent_token=silent_token,
+            reply_mode=reply_mode,
+        )
         opts = _Options(
             stream_completed=bool(stream_completed),
             block_streaming=bool(block_streaming),

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, require_str
 from ..models import Diagnostic
 from ._common import diag
 from .models import LintFinding
@@ -102,6 +102,7 @@ def _bare_exception(result: Any) -> list[Diagnostic]:
 
 def lint(result: Any, *, skill: str = "skill") -> list[LintFinding]:
     """Every finding for one skill return value, each with the rule it breaks."""
+    require_str(skill, "skill")
     found: list[Diagnostic] = list(classify(result).diagnostics)
     found.extend(_bare_exception(result))
     found.extend(materialize_plan(result).diagnostics)

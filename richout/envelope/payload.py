@@ -13,14 +13,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from .._text import js_trim
-from ..errors import InvalidInput
+from ..errors import InvalidInput, require_bool, require_str
 from ..models import Diagnostic
-from ._common import diag, join_path, text_diag
+from ._common import diag, join_path, require_choice, text_diag
 from .models import PayloadIntake, PayloadResult, ReplyPayload
 
 __all__ = [
     "ReplyMode",
     "as_payload",
+    "check_directive_options",
     "has_enabled_delivery",
     "intake_payload",
     "is_renderable",
@@ -158,10 +159,11 @@ def intake_payload(obj: Any, *, path: str = "") -> PayloadIntake:
     ``obj`` must be a mapping (a JSON object); anything else is an InvalidInput. ``path`` is
     the JSON path prefix used in diagnostics (e.g. ``final``).
     """
+    require_str(path, "path")
     if isinstance(obj, ReplyPayload):
         return PayloadIntake(payload=obj)
     if not isinstance(obj, Mapping):
-        where = path or "the payload"
+        where = path or "obj (the payload)"
         raise InvalidInput(f"{where} must be a JSON object, got {_type_name(obj)}")
     payload, found = _intake(obj, path)
     return PayloadIntake.model_construct(payload=payload, diagnostics=found)
@@ -181,6 +183,7 @@ def resolve_media(payload: ReplyPayload) -> list[str]:
 
     The length test comes before trimming, and nothing is de-duplicated.
     """
+    _require_reply_payload(payload)
     if payload.media_urls:
         source: Sequence[str] = payload.media_urls
     elif isinstance(payload.media_url, str) and payload.media_url:
@@ -197,6 +200,7 @@ def resolve_media(payload: ReplyPayload) -> list[str]:
 
 def is_renderable(payload: ReplyPayload) -> bool:
     """True when the payload has something to show or send (§1.4)."""
+    _require_reply_payload(payload)
     if payload.text is not None and js_trim(payload.text):
         return True
     if resolve_media(payload) or payload.audio_as_voice:
@@ -285,8 +289,9 @@ def merge_final_directives(
     """
     from ..reply import parse_reply
 
-    if reply_mode not in _REPLY_MODES:
-        raise InvalidInput(f"reply mode must be 'auto' or 'message_tool_only', got {reply_mode!r}")
+    _require_reply_payload(payload)
+    check_directive_options(current_message_id, extract_markdown_images, silent_token, reply_mode)
+    require_str(path, "path")
     source = payload.text if payload.text is not None else ""
     text_path = join_path(path, "text")
     found: list[Diagnostic] = []
@@ -408,6 +413,13 @@ def resolve_payload(
     reply_mode: ReplyMode = "auto",
 ) -> PayloadResult:
     """Intake, optional directive merge, delivery list and renderability (the ``payload`` op)."""
+    if not isinstance(obj, (ReplyPayload, Mapping)):
+        raise InvalidInput(
+            f"obj (the payload) must be a ReplyPayload or a mapping (a JSON object), "
+            f"got {_type_name(obj)}"
+        )
+    require_bool(parse_final_directives, "parse_final_directives")
+    check_directive_options(current_message_id, extract_markdown_images, silent_token, reply_mode)
     found: list[Diagnostic]
     if isinstance(obj, ReplyPayload):
         payload, found = obj, []
@@ -443,3 +455,25 @@ def resolve_payload(
         diagnostics=found,
         payload=payload,
     )
+
+
+def _require_reply_payload(payload: object) -> None:
+    """Entry check: ``payload`` is a :class:`ReplyPayload` (intake_payload reads mappings)."""
+    if not isinstance(payload, ReplyPayload):
+        raise InvalidInput(
+            f"payload must be a ReplyPayload (intake_payload reads a mapping), "
+            f"got {type(payload).__name__}"
+        )
+
+
+def check_directive_options(
+    current_message_id: object,
+    extract_markdown_images: object,
+    silent_token: object,
+    reply_mode: object,
+) -> None:
+    """Entry checks of the options shared by the functions that parse a final text."""
+    require_str(current_message_id, "current_message_id", optional=True)
+    require_bool(extract_markdown_images, "extract_markdown_images")
+    require_str(silent_token, "silent_token")
+    require_choice(reply_mode, "reply_mode", _REPLY_MODES)

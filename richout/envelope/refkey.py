@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from ada_url import parse_url
 
 from .._text import ascii_lower, js_trim
-from ..errors import InvalidInput
+from ..errors import InvalidInput, require_bool, require_str
 
 __all__ = ["NormalizeMedia", "posix_normalize", "ref_key", "ref_keys", "same_ref"]
 
@@ -37,6 +37,7 @@ def posix_normalize(path: str) -> str:
     Unlike ``posixpath.normpath``, a leading ``//`` collapses to ``/`` and a trailing ``/``
     survives.
     """
+    require_str(path, "path")
     if path == "":
         return "."
     absolute = path.startswith("/")
@@ -164,7 +165,9 @@ def _cached_key(t: str, legacy: bool) -> str:
 def ref_key(ref: str, *, legacy: bool = False) -> str:
     """The comparison key of one media reference; ``""`` (blank input) never matches."""
     if not isinstance(ref, str):
-        raise InvalidInput(f"a media reference must be a string, got {type(ref).__name__}")
+        raise InvalidInput(f"ref (a media reference) must be a string, got {type(ref).__name__}")
+    if type(legacy) is not bool:
+        require_bool(legacy, "legacy")
     t = js_trim(ref)
     if not t:
         return ""
@@ -197,5 +200,7 @@ def ref_keys(
 
 def same_ref(a: str, b: str, *, legacy: bool = False) -> bool:
     """True when ``a`` and ``b`` name the same media (equal, non-empty keys)."""
+    require_str(a, "a")
+    require_str(b, "b")
     ka = ref_key(a, legacy=legacy)
     return bool(ka) and ka == ref_key(b, legacy=legacy)

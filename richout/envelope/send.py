@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .._text import ascii_lower, js_trim
-from ..errors import InvalidInput
+from ..errors import InvalidInput, require_str
 from ..models import Diagnostic
-from ._common import diag, join_path
+from ._common import diag, join_path, require_mapping, require_str_list
 from .models import MessageSend, Route, SendTarget
 
 __all__ = [
@@ -101,9 +101,8 @@ def build_send(refs: Iterable[str], *, message: str | None = None, **params: Any
     are trimmed; an empty one or a ``data:`` URL raises :class:`SendValidationError`. Other
     parameters may be given by wire name (``asVoice``) or snake_case (``as_voice``).
     """
-    if isinstance(refs, (str, bytes)) or not isinstance(refs, Iterable):
-        raise InvalidInput("refs must be a list of reference strings")
-    items = list(refs)
+    items = require_str_list(refs, "refs")
+    require_str(message, "message", optional=True)
     problems = [
         p
         for i, ref in enumerate(items)
@@ -111,8 +110,6 @@ def build_send(refs: Iterable[str], *, message: str | None = None, **params: Any
     ]
     if problems:
         raise SendValidationError(problems)
-    if message is not None and not isinstance(message, str):
-        raise InvalidInput("message must be a string")
     if not items and not message:
         raise InvalidInput("nothing to send: give at least one reference or a message")
     call: dict[str, Any] = {"action": "send"}
@@ -136,8 +133,7 @@ def build_send(refs: Iterable[str], *, message: str | None = None, **params: Any
 
 def validate_send(params: Mapping[str, Any]) -> list[Diagnostic]:
     """Problems with the ``media`` / ``attachments`` of existing send arguments (§5.1)."""
-    if not isinstance(params, Mapping):
-        raise InvalidInput("send arguments must be an object")
+    require_mapping(params, "params (the send arguments)")
     found: list[Diagnostic] = []
     if "media" in params and params["media"] is not None:
         problem = _reference_problem(params["media"], "media")
@@ -179,8 +175,7 @@ def collect_sent_media(params: Mapping[str, Any]) -> list[str]:
     ``fileUrl``, ``url``. Non-strings are ignored; values are trimmed; blanks and exact
     duplicates are dropped.
     """
-    if not isinstance(params, Mapping):
-        raise InvalidInput("send arguments must be an object")
+    require_mapping(params, "params (the send arguments)")
     out: list[str] = []
     seen: set[str] = set()
     for key in _CALL_KEYS:
@@ -225,8 +220,10 @@ def collect_send(
     record per entry of targets), accountId, threadId, text: message, mediaUrls}``; a call
     without ``target``/``targets`` records the current route with ``threadImplicit``.
     """
-    if not isinstance(params, Mapping):
-        raise InvalidInput("send arguments must be an object")
+    require_mapping(params, "params (the send arguments)")
+    if route is not None and not isinstance(route, Route):
+        raise InvalidInput(f"route must be a Route or None, got {type(route).__name__}")
+    require_str(tool, "tool")
     action = params.get("action")
     action_name = action if isinstance(action, str) else None
     if action_name not in SEND_LIKE_ACTIONS:

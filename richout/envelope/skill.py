@@ -24,9 +24,17 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from .._text import ascii_lower
-from ..errors import InvalidInput
+from ..errors import InvalidInput, require_bool, require_str
 from ..models import Diagnostic
-from ._common import describe, diag, is_number, join_path, py_usable
+from ._common import (
+    describe,
+    diag,
+    is_number,
+    join_path,
+    py_usable,
+    require_callable,
+    require_int,
+)
 from .models import (
     BackfillResult,
     BudgetDecision,
@@ -410,6 +418,9 @@ class FailureBudget:
         total: int = FAIL_TOTAL,
         same_args: int = SAME_ARGS_MAX,
     ) -> None:
+        require_int(per_tool, "per_tool", minimum=1)
+        require_int(total, "total", minimum=1)
+        require_int(same_args, "same_args", minimum=1)
         self.per_tool = _limit(per_tool, "per_tool", FAIL_PER_TOOL)
         self.total = _limit(total, "total", FAIL_TOTAL)
         self.same_args = _limit(same_args, "same_args", SAME_ARGS_MAX)
@@ -436,6 +447,7 @@ class FailureBudget:
 
     def failures(self, tool: str) -> int:
         """Counted failures of ``tool`` this round."""
+        require_str(tool, "tool")
         return self._failures.get(tool, 0)
 
     def admit(self, tool: str, args: Any = None) -> BudgetDecision:
@@ -460,6 +472,7 @@ class FailureBudget:
         """Account for the result of an admitted call; None for a validation failure."""
         if not isinstance(tool, str):
             raise InvalidInput("tool must be a string (the skill's name)")
+        require_bool(validation_failed, "validation_failed")
         if validation_failed:
             return None
         verdict = classify(result)
@@ -476,6 +489,7 @@ class FailureBudget:
         self, tool: str, args: Any, result: Any, *, validation_failed: bool = False
     ) -> BudgetDecision:
         """Admit a call and, when allowed, record its result."""
+        require_bool(validation_failed, "validation_failed")
         decision = self.admit(tool, args)
         if decision.allowed:
             self.record(tool, result, validation_failed=validation_failed)
@@ -636,6 +650,9 @@ def offload(
         raise InvalidInput("skill must be a string (the skill's name)")
     if not isinstance(workspace_dir, str):
         raise InvalidInput("workspace_dir must be a string")
+    require_callable(write, "write")
+    require_int(threshold, "threshold")
+    require_int(display_keep, "display_keep")
     serialized = serialize_result(result)
     chars = len(serialized)
     failed, _, _, _ = _failure(result)
@@ -824,6 +841,8 @@ def explain_display_md(
         raise InvalidInput("body must be a string")
     if isinstance(blocks, (str, Mapping)) or not isinstance(blocks, Sequence):
         raise InvalidInput("blocks must be a list of display_md strings or skill results")
+    require_str(channel, "channel")
+    require_bool(honor_display_only, "honor_display_only")
     rich = channel in _RICH_CHANNELS
     parsed = [_block(b) for b in blocks]
     found: list[Diagnostic] = []
@@ -892,6 +911,7 @@ def backfill_report(
     listed = list(names)
     if not all(isinstance(n, str) for n in listed):
         raise InvalidInput("names must be strings")
+    require_bool(user_wants_scripts, "user_wants_scripts")
     if not isinstance(result, Mapping):
         return BackfillResult.model_construct(names=[], diagnostics=[])
     if py_usable(result.get("filename")) or py_usable(result.get("local_path")):
@@ -958,6 +978,7 @@ def max_runs(
         raise InvalidInput("role_recent_failures must be an integer (0, 1 or 2)")
     if role_recent_failures < 0:
         raise InvalidInput("role_recent_failures must not be negative")
+    require_bool(failed_this_round, "failed_this_round")
     if not _retried_kind(exception_kind):
         return 1
     if failed_this_round or role_recent_failures >= 2:
@@ -969,6 +990,7 @@ def async_dispatch(channel: str, external_id: str | None = None) -> Literal["syn
     """Whether an ``async: true`` skill runs in the conversation or in the background (§9.1)."""
     if not isinstance(channel, str):
         raise InvalidInput("channel must be a string")
+    require_str(external_id, "external_id", optional=True)
     if isinstance(external_id, str) and external_id.startswith("orgdeleg:"):
         return "background"
     return "sync" if channel in _RICH_CHANNELS else "background"
