@@ -241,7 +241,19 @@ class _Emitted:
 
 
 class StreamingParser:
-    """Streams a reply chunk by chunk, holding back incomplete tags and ``MEDIA:`` lines."""
+    """Streams a reply chunk by chunk, holding back incomplete tags and ``MEDIA:`` lines.
+
+    Each returned chunk is a delivery unit parsed on its own, as the reference accumulator
+    does, so whitespace at chunk boundaries is judged per chunk: in a chunk where a tag is
+    recognised, the chunk's trailing whitespace, its leading line breaks and a single leading
+    blank are removed (the message-boundary step of ``parse_directives``, TAGS.md §5.1), and
+    whitespace trimmed before a held ``[`` or ``[[`` is given back only when the next text
+    starts with ``[`` (§9.3 step 3). Joined, the chunk texts can therefore differ from
+    ``parse_reply(whole).text`` in whitespace at chunk boundaries: feeding
+    ``"[[reply_to_current]] Sure "`` then ``"— here"`` streams ``"Sure"`` and ``"— here"``
+    (``"Sure— here"`` joined) where ``parse_reply`` gives ``"Sure — here"``. :meth:`result`
+    is the authoritative text.
+    """
 
     def __init__(
         self, *, silent_token: str = DEFAULT_TOKEN, profile: str | Profile = DEFAULT_PROFILE

@@ -339,3 +339,37 @@ def test_hostile_streams_partition_the_text(pieces: list[str]) -> None:
             assert chunk.raw_start == consumed
         consumed = sp.consumed
     assert consumed == len(sp.text) == sum(len(p) for p in pieces)
+
+
+def _stream_texts(chunks: list[str]) -> tuple[list[str], str]:
+    sp = StreamingParser()
+    outs = [sp.feed(c) for c in chunks] + [sp.finish()]
+    return [o.text for o in outs if o is not None], sp.result().text
+
+
+def test_chunk_boundary_whitespace_is_judged_per_chunk() -> None:
+    # Issue 9, defect 9: each chunk is parsed on its own, as the reference accumulator does,
+    # so a tag-bearing chunk loses its trailing space; result() keeps it.
+    texts, whole = _stream_texts(["[[reply_to_current]] Sure ", "— here"])
+    assert texts == ["Sure", "— here"]
+    assert "".join(texts) == "Sure— here"
+    assert whole == "Sure — here" == parse_reply("[[reply_to_current]] Sure — here").text
+    texts, whole = _stream_texts(["Line one\n", "[[reply_to_current]]\nLine two"])
+    assert "".join(texts) == "Line one\nLine two" and whole == "Line one\n\nLine two"
+    # Without a tag in the chunk its whitespace is left alone.
+    texts, whole = _stream_texts(["Hello ", "world"])
+    assert "".join(texts) == whole == "Hello world"
+
+
+def test_chunk_boundary_whitespace_difference_is_documented() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    upstream = (root / "UPSTREAM.md").read_text(encoding="utf-8")
+    doc = StreamingParser.__doc__ or ""
+    for text in (readme, doc):
+        assert '"[[reply_to_current]] Sure "' in text and '"Sure— here"' in text
+        assert '"Sure — here"' in text
+    section = upstream.split("### 2.6", 1)[1].split("### 2.7", 1)[0]
+    assert "'Sure— here'" in section and "'Sure — here'" in section
