@@ -781,8 +781,13 @@ def split_media(
         for flag, name in zip(flags, _FLAG_NAMES, strict=True):
             require_bool(flag, name)
     if markdown_image_allowlist is not None:
-        if isinstance(markdown_image_allowlist, str):
-            raise InvalidInput("markdown_image_allowlist must be a list of strings, not a string")
+        if isinstance(markdown_image_allowlist, str) or not isinstance(
+            markdown_image_allowlist, Sequence
+        ):
+            raise InvalidInput(
+                "markdown_image_allowlist must be a list of strings or None, got "
+                f"{type(markdown_image_allowlist).__name__}"
+            )
         for entry in markdown_image_allowlist:
             require_str(entry, "markdown_image_allowlist entry")
     return _split(

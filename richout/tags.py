@@ -41,7 +41,7 @@ from ._tagscan import (
 from ._text import js_trim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
-from .errors import require_bool, require_str
+from .errors import InvalidInput, require_bool, require_str
 from .lossless import edit_records
 from .models import Directives, Explanation, Span
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
@@ -414,6 +414,10 @@ def parse_directives(
 
     require_str(text)
     require_str(current_message_id, "current_message_id", optional=True)
+    if code_map is not None and not isinstance(code_map, CodeMap):
+        raise InvalidInput(
+            f"code_map must be a richout.codemap.CodeMap or None, got {type(code_map).__name__}"
+        )
     if not (type(strip_audio_tag) is bool and type(strip_reply_tags) is bool):
         require_bool(strip_audio_tag, "strip_audio_tag")
         require_bool(strip_reply_tags, "strip_reply_tags")

@@ -388,3 +388,19 @@ def test_a_wrong_flag_is_never_read_as_truthy() -> None:
         ledger.finalize([final], stream_completed="no")
     assert ledger.finalize([final], stream_completed=False).payloads == [None]
     assert ledger.finalize([final]).payloads[0] is not None
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: richout.split_media("x", markdown_image_allowlist=5), "markdown_image_allowlist"),
+        (
+            lambda: richout.split_media("x", markdown_image_allowlist={"a"}),
+            "markdown_image_allowlist",
+        ),
+        (lambda: richout.parse_directives("x", code_map="x"), "code_map"),
+    ],
+)
+def test_collection_and_code_map_arguments_are_checked(call: Any, name: str) -> None:
+    with pytest.raises(richout.InvalidInput, match=name):
+        call()
