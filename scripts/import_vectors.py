@@ -4,8 +4,8 @@ Usage: python scripts/import_vectors.py ../shared/vectors conformance/cases
 
 Each profile's four reference ops are copied as they are, one JSON array per op, to
 ``conformance/cases/profiles/<profile>/<op>.json`` (the runner sets ``options.profile`` from
-the folder's name). The envelope cases become one file per case under ``<op>/<id>.json``;
-hand-written cases (other ids) are left alone. ``retired-009d683`` is not imported: it is kept
+the folder's name). The envelope cases are merged into ``<op>.json`` (one array per op,
+sorted by id): a case with an imported id is replaced, hand-written cases are kept. ``retired-009d683`` is not imported: it is kept
 upstream of us for comparison only.
 """
 
@@ -33,13 +33,17 @@ def main(src: str, dst: str) -> int:
         for op in REFERENCE_OPS:
             shutil.copyfile(folder / f"{op}.json", target / f"{op}.json")
             count += len(json.loads((target / f"{op}.json").read_text(encoding="utf-8")))
-    cases = json.loads((vectors / "envelope.json").read_text(encoding="utf-8"))
-    for case in cases:
+    by_op: dict[str, dict[str, dict[str, object]]] = {}
+    for case in json.loads((vectors / "envelope.json").read_text(encoding="utf-8")):
         case.setdefault("source", f"vectors/envelope.json: {ENVELOPE_SOURCE}")
-        path = out / case["op"] / f"{case['id']}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(case, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        by_op.setdefault(case["op"], {})[case["id"]] = case
         count += 1
+    for op, imported in by_op.items():
+        path = out / f"{op}.json"
+        kept = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+        merged = {c["id"]: c for c in kept} | imported
+        cases = [merged[k] for k in sorted(merged)]
+        path.write_text(json.dumps(cases, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"{count} cases written under {out}")
     return 0
 

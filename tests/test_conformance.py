@@ -28,7 +28,7 @@ def test_case_ids_are_unique_and_match_their_files() -> None:
     for c in _CASES:
         assert c.path is not None
         if c.profile is None:
-            assert c.path.endswith(f"/{c.op}/{c.id}.json")
+            assert c.path.endswith(f"/cases/{c.op}.json")
         else:
             assert c.path.endswith(f"/profiles/{c.profile}/{c.op}.json")
             assert c.profile in PROFILES
