@@ -4,8 +4,8 @@ Cases live in ``conformance/cases`` (shipped in the wheel as ``richout/_conforma
 the reference ops' cases per profile, one file per op, in ``profiles/<profile>/<op>.json``
 (each run with ``options.profile`` set to its folder's name), and richout's own ops' cases,
 one array per op in ``<op>.json`` (a file holding one case object is read too). :func:`run`
-answers them in-process; :func:`run_program` sends them through any command that speaks the ``richout jsonl`` protocol, so another
-implementation can be tested against the same files.
+answers them in-process; :func:`run_program` sends them through any command that speaks the
+``richout jsonl`` protocol, so another implementation can be tested against the same files.
 
 The runner fails loudly rather than pass by accident: :func:`load_cases` raises
 :class:`CaseError` for a missing or empty folder, a file that is not JSON or a case without

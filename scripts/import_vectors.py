@@ -5,8 +5,8 @@ Usage: python scripts/import_vectors.py ../shared/vectors conformance/cases
 Each profile's four reference ops are copied as they are, one JSON array per op, to
 ``conformance/cases/profiles/<profile>/<op>.json`` (the runner sets ``options.profile`` from
 the folder's name). The envelope cases are merged into ``<op>.json`` (one array per op,
-sorted by id): a case with an imported id is replaced, hand-written cases are kept. ``retired-009d683`` is not imported: it is kept
-upstream of us for comparison only.
+sorted by id): a case with an imported id is replaced, hand-written cases are kept.
+``retired-009d683`` is not imported: it is kept upstream of us for comparison only.
 """
 
 from __future__ import annotations
