@@ -64,6 +64,8 @@ class Model(BaseModel):
         serialize_by_alias=True,
         frozen=True,
         extra="forbid",
+        # Validators and serializers are built on first use: a plain reply needs neither.
+        defer_build=True,
     )
 
     #: Wire names of fields left out when false, ``0``, ``[]`` or ``{}``.
