@@ -153,6 +153,16 @@ def test_skill_runner_classifies_budgets_and_offloads(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "script", ["telegram_gateway.py", "block_streaming_gateway.py", "skill_runner.py"]
+)
+def test_the_recipes_page_shows_the_real_output(script: str) -> None:
+    page = (EXAMPLES.parent / "docs" / "recipes.md").read_text(encoding="utf-8")
+    start = page.index(f"```console\n$ python examples/{script}\n") + len("```console\n")
+    shown = page[start : page.index("\n```", start)].splitlines()[1:]
+    assert shown == run(script)
+
+
 @pytest.mark.parametrize("script", ["telegram_gateway.py", "block_streaming_gateway.py"])
 def test_recipes_import_without_side_effects(
     script: str, capsys: pytest.CaptureFixture[str]
