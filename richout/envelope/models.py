@@ -310,13 +310,13 @@ class LintFinding(Model):
 
 
 class RefKeyOutput(Model):
-    """Output of the ``refKey`` op: the comparison key of one media reference (§3)."""
+    """Output of the ``refKey`` op: the comparison key of one reference (ENVELOPE.md §3)."""
 
     key: str
 
 
 class DedupeOutput(Model):
-    """Output of the ``dedupe`` op: the final payload's delivery fields, or ``None`` (§4.4)."""
+    """Output of ``dedupe``: the final payload's delivery fields, or ``None`` (ENVELOPE.md §4.4)."""
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics"})
     _always_on_wire: ClassVar[frozenset[str]] = frozenset({"payload"})
