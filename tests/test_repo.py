@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,3 +31,31 @@ def test_grammars_and_cases_ship_in_the_wheel() -> None:
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert '"grammars" = "richout/grammars"' in pyproject
     assert '"conformance" = "richout/_conformance_data"' in pyproject
+
+
+def _pyproject() -> dict[str, Any]:
+    import pytest
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+; CI runs 3.11
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        data: dict[str, Any] = tomllib.load(f)
+    return data
+
+
+def test_floors_file_pins_every_declared_floor_and_ci_checks_it() -> None:
+    # Issue 9, defect 1: pydantic>=2.6 was declared but only 2.11 worked. The floors job
+    # installs constraints/floors.txt; it must pin exactly the declared floors.
+    declared = {}
+    for req in _pyproject()["project"]["dependencies"]:
+        m = re.fullmatch(r"([A-Za-z0-9_.-]+)>=([0-9][0-9A-Za-z.]*)", req)
+        assert m, f"{req}: every runtime dependency declares a plain floor"
+        declared[re.sub(r"[-_.]+", "-", m[1]).lower()] = m[2]
+    pinned = {}
+    for line in (ROOT / "constraints" / "floors.txt").read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, version = line.partition("==")
+            pinned[re.sub(r"[-_.]+", "-", name).lower()] = version
+    assert pinned == declared
+    assert "typing-extensions" in declared  # richout.models imports it
+    assert _readme_commands()[1].endswith(" && bash scripts/check_floors.sh")
