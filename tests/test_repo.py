@@ -42,6 +42,27 @@ def _pyproject() -> dict[str, Any]:
     return data
 
 
+def test_packaging_facts_one_version_license_and_a_testable_sdist() -> None:
+    # Issue 9, defect 10: the version was written twice, there was no LICENSE file, and the
+    # sdist lacked .ci/run, so the sdist's own tests failed.
+    pyproject = _pyproject()
+    project = pyproject["project"]
+    assert "version" not in project and project["dynamic"] == ["version"]
+    assert pyproject["tool"]["hatch"]["version"]["path"] == "richout/__init__.py"
+    init = (ROOT / "richout" / "__init__.py").read_text(encoding="utf-8")
+    assert len(re.findall(r'^__version__ = "[^"]+"$', init, re.M)) == 1
+
+    assert project["license"] == "MIT"
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert license_text.startswith("MIT License") and "the richout authors" in license_text
+
+    sdist = pyproject["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
+    for needed in (".ci/run", "constraints", "scripts", "tests", "LICENSE", "SECURITY.md"):
+        assert needed in sdist
+    for path in sdist:  # a stale entry would silently ship less than it says
+        assert (ROOT / path).exists(), path
+
+
 def test_floors_file_pins_every_declared_floor_and_ci_checks_it() -> None:
     # Issue 9, defect 1: pydantic>=2.6 was declared but only 2.11 worked. The floors job
     # installs constraints/floors.txt; it must pin exactly the declared floors.
