@@ -17,12 +17,15 @@ import bisect
 import re
 from collections.abc import Callable
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_block.state_block import StateBlock
-from markdown_it.rules_inline.state_inline import StateInline
-from markdown_it.token import Token
+if TYPE_CHECKING:
+    # markdown-it-py is imported when a parser is first built (a reply that needs no code
+    # parse never loads it).
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_block.state_block import StateBlock
+    from markdown_it.rules_inline.state_inline import StateInline
+    from markdown_it.token import Token
 
 from ._text import js_ltrim
 
@@ -196,6 +199,8 @@ def _surrogate_safe(normalize: Callable[[str], str]) -> Callable[[str], str]:
 @cache
 def _code_parser() -> MarkdownIt:
     """commonmark + GFM tables, HTML off; the inline pass only records code spans."""
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False, "maxNesting": MAX_NESTING})
     md.enable("table")
     # Links and autolinks still decide where code spans can start, so keep the normalisers
@@ -248,6 +253,8 @@ def _code_parser() -> MarkdownIt:
 @cache
 def _image_parser() -> MarkdownIt:
     """The reference's image scanner: commonmark preset (HTML on), no link normalisation."""
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING, "store_labels": True})
     md.core.ruler.disable(["inline", "text_join"])
     md.normalizeLink = lambda url: url  # type: ignore[method-assign]
