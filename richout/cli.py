@@ -1,4 +1,4 @@
-"""Command line: ``richout parse | render | jsonl | schema | conformance | envelope``."""
+"""Command line: ``richout parse | render | preview | jsonl | schema | conformance | envelope``."""
 
 from __future__ import annotations
 
@@ -95,6 +95,42 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     from .schema import json_schema
 
     _emit(json_schema(), args.compact)
+    return EXIT_OK
+
+
+def _cmd_preview(args: argparse.Namespace) -> int:
+    from .errors import InvalidInput
+    from .preview import PreviewItem, preview_html, read_jsonl
+
+    if args.jsonl is not None and args.file is not None:
+        raise InputError("give either a reply FILE or --jsonl FILE, not both")
+    items: list[str | PreviewItem]
+    try:
+        if args.jsonl is not None:
+            items = list(read_jsonl(read_text(args.jsonl, replace_invalid=args.replace_invalid)))
+            title = f"richout preview: {args.jsonl}"
+        else:
+            source = args.file or "-"
+            text = read_text(source, replace_invalid=args.replace_invalid)
+            items = [PreviewItem(text, label=None if source == "-" else source)]
+            title = "richout preview" if source == "-" else f"richout preview: {source}"
+        page = preview_html(
+            items,
+            profile=args.profile,
+            current_message_id=args.current_message_id,
+            title=title,
+        )
+    except InvalidInput as exc:
+        raise InputError(f"{args.jsonl or args.file or '-'}: {exc}") from exc
+    data = page.encode("utf-8")
+    if args.output in (None, "-"):
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return EXIT_OK
+    try:
+        Path(args.output).write_bytes(data)
+    except OSError as exc:
+        raise InputError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
     return EXIT_OK
 
 
@@ -212,6 +248,25 @@ def _build() -> argparse.ArgumentParser:
     _add_input(p)
     p.add_argument("--role", default="assistant", help="message role (default: assistant)")
     p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser(
+        "preview",
+        help="one self-contained HTML page showing what replies become",
+        description="Write one self-contained, script-free HTML page: each reply's source with "
+        "every directive and diagnostic highlighted, beside its WebChat and delivery views.",
+    )
+    p.add_argument("file", nargs="?", default=None, help="reply text file, or - for stdin")
+    p.add_argument(
+        "--jsonl",
+        metavar="FILE",
+        help="preview many replies: one per line, a JSON string or "
+        '{"text", "currentMessageId"?, "profile"?}; adds a summary',
+    )
+    p.add_argument("--current-message-id", default=None, help="id for [[reply_to_current]]")
+    p.add_argument("-o", "--output", metavar="PAGE", help="write the page here (default: stdout)")
+    p.add_argument("--replace-invalid", action="store_true", help="read non-UTF-8 bytes as U+FFFD")
+    _add_profile(p)
+    p.set_defaults(func=_cmd_preview)
 
     p = sub.add_parser("jsonl", help="answer JSON Lines requests on stdin (JSONL.md)")
     p.set_defaults(func=_cmd_jsonl)
