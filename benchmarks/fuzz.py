@@ -197,6 +197,7 @@ RUNS: tuple[str, ...] = (
 ODD_CHARS = "\x00\x01\t\n\r \u00a0\u2028\u200b\ud800\udbff\udc00\udfff\ufffd\U0001f600[]`>:/\"'="
 
 PROFILES = tuple(richout.PROFILES)
+PIPELINES = ("split_media", "parse_directives", "parse_reply", "extract_embeds", "render_reply")
 CHANNELS = ("webchat", "telegram", "discord")
 
 
@@ -211,6 +212,7 @@ class Case:
     current: str | None = None
     role: str = "assistant"
     ascii_json: bool = False
+    variant: int = 0
 
     def chunks(self) -> list[str]:
         """The text cut at ``cuts`` (each clamped to the text; empty chunks kept)."""
@@ -279,64 +281,62 @@ def _policy(target: str, call: str, urls: list[str], profile: str) -> None:
         _expect(ok, target, "policy", f"delivered {url!r}", call)
 
 
+#: Less common options, one set per ``Case.variant`` (0: defaults), for each function.
+VARIANTS: tuple[dict[str, dict[str, Any]], ...] = (
+    {},
+    {
+        "split_media": {"extract_media_directives": False},
+        "parse_reply": {"extract_media_directives": False},
+        "parse_directives": {"strip_audio_tag": False},
+    },
+    {
+        "split_media": {"extract_audio_directives": False},
+        "parse_directives": {"strip_reply_tags": False},
+        "parse_reply": {"silent_token": "OK"},
+    },
+    {"split_media": {"markdown_image_allowlist": ["example.com", "*.example.com"]}},
+)
+
+
+def _kwargs(fname: str, case: Case, name: str) -> dict[str, Any]:
+    """The keyword arguments ``fname`` gets for ``case`` in profile ``name``."""
+    kw: dict[str, Any] = {}
+    if fname in ("split_media", "parse_reply"):
+        kw["extract_markdown_images"] = case.images
+        kw["preserve_trailing_whitespace"] = case.preserve
+    if fname in ("parse_directives", "parse_reply"):
+        kw["current_message_id"] = case.current
+    if fname == "render_reply":
+        kw["role"] = case.role
+    kw.update(VARIANTS[case.variant % len(VARIANTS)].get(fname, {}))
+    kw["profile"] = name
+    return kw
+
+
 def check_text_side(case: Case) -> None:
     """Every text function of ``richout.__all__`` in every profile."""
     t = case.text
     for name in PROFILES:
-        p = f"profile={name!r}"
-        call = (
-            f"richout.split_media({t!r}, extract_markdown_images={case.images}, "
-            f"preserve_trailing_whitespace={case.preserve}, {p}"
-        )
-        split = _eager_and_lazy(
-            "split_media",
-            call,
-            richout.split_media,
-            t,
-            extract_markdown_images=case.images,
-            preserve_trailing_whitespace=case.preserve,
-            profile=name,
-        )
-        if split is not None:
-            _policy("split_media", call + ")", split.media_urls, name)
-        _eager_and_lazy(
-            "parse_directives",
-            f"richout.parse_directives({t!r}, current_message_id={case.current!r}, {p}",
-            richout.parse_directives,
-            t,
-            current_message_id=case.current,
-            profile=name,
-        )
-        call = (
-            f"richout.parse_reply({t!r}, current_message_id={case.current!r}, "
-            f"extract_markdown_images={case.images}, "
-            f"preserve_trailing_whitespace={case.preserve}, {p}"
-        )
-        reply = _eager_and_lazy(
-            "parse_reply",
-            call,
-            richout.parse_reply,
-            t,
-            current_message_id=case.current,
-            extract_markdown_images=case.images,
-            preserve_trailing_whitespace=case.preserve,
-            profile=name,
-        )
-        if reply is not None:
+        results: dict[str, Any] = {}
+        calls: dict[str, str] = {}
+        for fname in PIPELINES:
+            kw = _kwargs(fname, case, name)
+            args = ", ".join([repr(t), *(f"{k}={v!r}" for k, v in kw.items())])
+            call = f"richout.{fname}({args}"
+            calls[fname] = call + ")"
+            results[fname] = _eager_and_lazy(fname, call, getattr(richout, fname), t, **kw)
+        for fname, urls in (
+            ("split_media", lambda r: r.media_urls),
             # parse_reply turns an accepted file: URL into a path; the path must pass too.
-            _policy("parse_reply", call + ")", reply.media_urls, name)
-        _eager_and_lazy(
-            "extract_embeds", f"richout.extract_embeds({t!r}, {p}", richout.extract_embeds, t
-        )
-        call = f"richout.render_reply({t!r}, role={case.role!r}, {p}"
-        view = _eager_and_lazy(
-            "render_reply", call, richout.render_reply, t, role=case.role, profile=name
-        )
-        if view is not None:
-            _policy("render_reply", call + ")", [a["url"] for a in view.attachments], name)
+            ("parse_reply", lambda r: r.media_urls),
+            ("render_reply", lambda r: [a["url"] for a in r.attachments]),
+        ):
+            if results[fname] is not None:
+                _policy(fname, calls[fname], urls(results[fname]), name)
     _call("delivery_strip", f"richout.delivery_strip({t!r})", richout.delivery_strip, t)
     _call("is_silent", f"richout.is_silent({t!r})", richout.is_silent, t)
-    _call("is_silent", f"richout.is_silent({t!r}, {t!r})", richout.is_silent, t, t or "x")
+    token = t or "x"
+    _call("is_silent", f"richout.is_silent({t!r}, {token!r})", richout.is_silent, t, token)
     _call("file_url_to_path", f"richout.file_url_to_path({t!r})", richout.file_url_to_path, t)
 
 
@@ -593,6 +593,7 @@ def build_case(choose: Callable[[int], int], max_pieces: int = 24) -> Case:
         current=current,
         role="assistant" if choose(8) else "user",
         ascii_json=choose(2) == 1,
+        variant=choose(len(VARIANTS)) if choose(3) == 0 else 0,
     )
 
 
@@ -634,7 +635,7 @@ def minimize(case: Case, failure: FuzzFailure, budget: int = 3000) -> Case:
         return _fails_same(c, sig, groups)
 
     defaults = Case(text="")
-    for name in ("cuts", "images", "preserve", "current", "role", "ascii_json"):
+    for name in ("cuts", "images", "preserve", "current", "role", "ascii_json", "variant"):
         simpler = replace(case, **{name: getattr(defaults, name)})
         if simpler != case and fails(simpler):
             case = simpler

@@ -30,7 +30,7 @@ import fuzz
 _PIECE = st.one_of(
     st.sampled_from(fuzz.PIECES),
     st.sampled_from(fuzz.ODD_CHARS),
-    st.builds(lambda run, n: run * n, st.sampled_from(fuzz.RUNS), st.integers(2, 300)),
+    st.builds(lambda run, n: run * n, st.sampled_from(fuzz.RUNS), st.integers(2, 60)),
 )
 
 
@@ -46,6 +46,7 @@ def cases(draw: st.DrawFn) -> fuzz.Case:
         current=draw(st.sampled_from([None, "msg-1", " ", "\ud800"])),
         role=draw(st.sampled_from(["assistant", "user"])),
         ascii_json=draw(st.booleans()),
+        variant=draw(st.integers(0, len(fuzz.VARIANTS) - 1)),
     )
 
 
