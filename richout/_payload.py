@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ._text import JS_WS, JS_WS_CLASS, has_js_ws, js_trim
-from .policy import Verdict, check_reference, strip_file_prefix
+from .policy import OK, Policy, Verdict, check_reference, strip_file_prefix
 from .policy.local import (
     has_file_extension,
     has_scheme_prefix,
@@ -62,13 +62,29 @@ class Judge:
     fallback, and richout again to explain a rejection), and a remote verdict parses a URL.
     The switches are normalised to what can change the answer: *spaces* only for strings
     holding whitespace, *bare filenames* never for http(s):// or media:// strings.
+
+    A gateway's :class:`~richout.policy.Policy` is kept apart: :meth:`verdict` and
+    :meth:`ok` stay the profile's baseline (the payload is read as without a policy), and
+    :meth:`narrowed` judges a reference the baseline accepted.
     """
 
-    __slots__ = ("_memo", "profile")
+    __slots__ = ("_memo", "_narrowed", "policy", "profile")
 
-    def __init__(self, profile: Profile = NEXT) -> None:
+    def __init__(self, profile: Profile = NEXT, policy: Policy | None = None) -> None:
         self.profile = profile
+        self.policy = policy
         self._memo: dict[tuple[str, bool, bool], Verdict] = {}
+        self._narrowed: dict[str, Verdict] = {}
+
+    def narrowed(self, reference: str) -> Verdict:
+        """The policy's verdict on an accepted ``reference`` (``OK`` without a policy)."""
+        if self.policy is None:
+            return OK
+        v = self._narrowed.get(reference)
+        if v is None:
+            v = self.policy.check(reference)
+            self._narrowed[reference] = v
+        return v
 
     def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
         """``check_reference`` with the given switches, memoised."""

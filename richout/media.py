@@ -23,7 +23,7 @@ from typing import Literal
 from . import _media_diag
 from ._markdown import ImageSpan, find_images
 from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_pieces
-from ._payload import Judge, PayloadResult, analyse_payload
+from ._payload import Item, Judge, PayloadResult, analyse_payload
 from ._text import (
     JS_WS,
     LineBreaks,
@@ -38,7 +38,7 @@ from .diagnostics import Diagnostics
 from .errors import InvalidInput, require_bool, require_str
 from .lossless import edit_records
 from .models import Diagnostic, Directives, Explanation, MediaSplit, Segment, Span
-from .policy import strip_file_prefix
+from .policy import Policy, Verdict, strip_file_prefix
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .tags import parse_directives
 
@@ -80,6 +80,8 @@ class DirectiveLine:
     outcome: Literal["accepted", "removed", "kept"]
     #: the whole line left the text
     line_removed: bool
+    #: references the profile accepted and the gateway's policy refused
+    narrowed: list[tuple[Item, Verdict]] = field(default_factory=list)
 
 
 @dataclass
@@ -90,6 +92,8 @@ class ImageLine:
     end: int
     images: list[ImageSpan]
     lifted: list[tuple[ImageSpan, str]]
+    #: images the profile would lift and the gateway's policy refused (not in ``images``)
+    narrowed: list[tuple[ImageSpan, Verdict]] = field(default_factory=list)
 
 
 @dataclass
@@ -238,6 +242,7 @@ class _Walker:
         allowlist: dict[str, str] | None,
         profile: Profile,
         explain: bool = True,
+        policy: Policy | None = None,
     ) -> None:
         self.explain = explain
         self.profile = profile
@@ -249,7 +254,7 @@ class _Walker:
         self.images_on = images_on
         self.allowlist = allowlist
         self._cmap: CodeMap | None = None
-        self.walk = Walk(raw, judge=Judge(profile))
+        self.walk = Walk(raw, judge=Judge(profile, policy))
         #: lines joined by a multi-line image: first line's start -> end of the last line
         self.merged: dict[int, int] = {}
 
@@ -336,6 +341,7 @@ class _Walker:
         vis_pieces: list[str] = []
         segs: list[_SegmentItem] = []
         lifted: list[tuple[ImageSpan, str]] = []
+        narrowed: list[tuple[ImageSpan, Verdict]] = []
         cursor = ls
         for im in images:
             before = raw[cursor : im.start]
@@ -349,6 +355,12 @@ class _Walker:
                     url = chosen
             elif _is_http_prefix(target) and walk.judge.ok(target):
                 url = target
+            if url is not None and walk.judge.policy is not None:
+                # The policy only filters what the profile lifts; the image stays as text.
+                verdict = walk.judge.narrowed(url)
+                if not verdict.ok:
+                    narrowed.append((im, verdict))
+                    url = None
             if url is not None:
                 text = collapse_blank_runs("".join(seg_pieces))
                 if text:
@@ -364,7 +376,10 @@ class _Walker:
         after = raw[cursor:le]
         seg_pieces.append(after)
         vis_pieces.append(after)
-        walk.image_lines.append(ImageLine(ls, le, images, lifted))
+        if narrowed:
+            refused = {id(im) for im, _ in narrowed}
+            images = [im for im in images if id(im) not in refused]
+        walk.image_lines.append(ImageLine(ls, le, images, lifted, narrowed))
         if not lifted:
             return
         trailing = collapse_blank_runs("".join(seg_pieces))
@@ -393,6 +408,7 @@ class _Walker:
         ms = m.start()
         ps = _payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
         res = analyse_payload(raw[ps:le], walk.judge)
+        narrowed = self._narrow(res) if walk.judge.policy is not None and res.accepted else []
         before = raw[ls:ms]
         segs: list[_SegmentItem] = []
         outcome: Literal["accepted", "removed", "kept"]
@@ -422,7 +438,32 @@ class _Walker:
         if cleaned:
             segs.append(("text", cleaned))
         walk.changes.append(_LineChange(ls, le, cleaned or None, segs))
-        walk.directives.append(DirectiveLine(ls, le, ms, ps, res, outcome, not cleaned))
+        walk.directives.append(DirectiveLine(ls, le, ms, ps, res, outcome, not cleaned, narrowed))
+
+    def _narrow(self, res: PayloadResult) -> list[tuple[Item, Verdict]]:
+        """Apply the gateway's policy to the references the profile accepted on one line.
+
+        The payload was read as the profile reads it; a refused reference then goes where
+        the profile puts its own refusals: hidden and counted where it hides them (``next``),
+        else left as visible text (the whole line, unless it looks like a local path).
+        """
+        judge = self.walk.judge
+        kept: list[Item] = []
+        refused: list[tuple[Item, Verdict]] = []
+        for item in res.accepted:
+            verdict = judge.narrowed(item.value)
+            if verdict.ok:
+                kept.append(item)
+            else:
+                refused.append((item, verdict))
+        if not refused:
+            return refused
+        res.accepted = kept
+        if self.profile.hide_rejected:
+            res.counted.extend((item.start, item.end, item.value) for item, _ in refused)
+        elif kept:
+            res.leftovers = sorted(res.leftovers + [(item.start, item.end) for item, _ in refused])
+        return refused
 
     # ------------------------------------------------------------------ walk
 
@@ -744,6 +785,44 @@ def _explain_audio_left(diag: Diagnostics, visible: str, to_input: Callable[[int
             )
 
 
+def _explain_narrowed(diag: Diagnostics, walk: Walk) -> None:
+    """One ``media.policy.<rule>`` error per reference the gateway's policy refused."""
+    hide = walk.judge.profile.hide_rejected
+    for d in walk.directives:
+        for item, verdict in d.narrowed:
+            if hide:
+                tail = (
+                    "the reference was removed from the text and counted in "
+                    "rejected_media_count, as the profile does with any refused reference"
+                )
+            elif d.outcome == "accepted":
+                tail = "the reference stays visible as text next to the accepted one"
+            elif d.outcome == "removed":
+                tail = (
+                    "the directive was removed from the text because it looks like a local "
+                    "path, as the profile does with any refused reference"
+                )
+            else:
+                tail = (
+                    "the directive stayed visible as text, as the profile does with any "
+                    "refused reference"
+                )
+            start = d.payload + item.start
+            end = max(d.payload + item.end, start + 1)
+            diag.add(
+                verdict.code or "media.policy", "error", f"{verdict.reason}; {tail}", start, end
+            )
+    for line in walk.image_lines:
+        for im, verdict in line.narrowed:
+            diag.add(
+                verdict.code or "media.policy",
+                "error",
+                f"{verdict.reason}; the Markdown image was not lifted and stays in the text",
+                im.start,
+                im.end,
+            )
+
+
 def split_media(
     text: str,
     *,
@@ -754,10 +833,12 @@ def split_media(
     preserve_trailing_whitespace: bool = False,
     profile: str | Profile = DEFAULT_PROFILE,
     explain: bool = False,
+    policy: Policy | None = None,
 ) -> MediaSplit:
     """Split reply text into visible text, media references, voice flag and segments.
 
-    ``profile`` names the upstream behaviour to reproduce (:data:`richout.PROFILES`).
+    ``profile`` names the upstream behaviour to reproduce (:data:`richout.PROFILES`);
+    ``policy`` (:class:`richout.Policy`) refuses some of the references it accepts.
     ``preserve_trailing_whitespace`` keeps the input's trailing whitespace, and the line
     break left after a removed final ``MEDIA:`` line, as upstream's option of that name does.
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
@@ -790,6 +871,8 @@ def split_media(
             )
         for entry in markdown_image_allowlist:
             require_str(entry, "markdown_image_allowlist entry")
+    if policy is not None and not isinstance(policy, Policy):
+        raise InvalidInput(f"policy must be a richout.Policy or None, got {type(policy).__name__}")
     return _split(
         text,
         extract_markdown_images,
@@ -799,6 +882,7 @@ def split_media(
         profile=prof,
         preserve=preserve_trailing_whitespace,
         explain=explain,
+        policy=policy,
     )
 
 
@@ -812,6 +896,7 @@ def _split(
     profile: Profile,
     preserve: bool = False,
     explain: bool,
+    policy: Policy | None = None,
 ) -> MediaSplit:
     """The split; ``preserve`` skips the trims of the input's and the result's end, as
     upstream's ``preserveTrailingWhitespace`` does (the text is then walked as given)."""
@@ -826,6 +911,7 @@ def _split(
             profile=profile,
             preserve=preserve,
             explain=True,
+            policy=policy,
         ).explanation()
 
     trim = _no_trim if preserve else _trim_patch
@@ -864,6 +950,7 @@ def _split(
         allowlist=allowlist,
         profile=profile,
         explain=explain,
+        policy=policy,
     )
     walk = walker.run()
     lines = walker.lines
@@ -966,6 +1053,8 @@ def _split(
         allowlist=allowlist,
         audio_spans=[x for x in spans if x.kind == "audio_tag"] if built else [],
     )
+    if policy is not None:
+        _explain_narrowed(diag, walk)
     return MediaSplit.explained(
         text=out_text,
         media_urls=media,

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "OK",
+    "POLICY_CODES",
     "REJECTION_CODES",
+    "Policy",
     "Verdict",
     "check_hostname",
     "check_inbound",
@@ -77,6 +79,7 @@ from .local import (  # noqa: E402
     starts_at_root,
     strip_file_prefix,
 )
+from .narrow import POLICY_CODES, Policy  # noqa: E402
 from .remote import check_hostname, check_remote  # noqa: E402
 
 
