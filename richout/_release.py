@@ -17,6 +17,7 @@ from . import _release_tags
 from ._patch import diff_patch
 from .lossless import edit_records
 from .models import Directives, Explanation, Reply
+from .policy import Policy
 from .profiles import PROFILES, Profile
 
 __all__ = ["release_directives", "release_reply"]
@@ -80,6 +81,7 @@ def release_reply(
     profile: Profile,
     explainer: Callable[[], Explanation],
     explain: bool,
+    policy: Policy | None = None,
 ) -> Reply:
     """``parse_reply`` under the release profile: its media split, then its reply step."""
     from .media import split_media
@@ -91,6 +93,7 @@ def release_reply(
         extract_media_directives=extract_media_directives,
         preserve_trailing_whitespace=preserve_trailing_whitespace,
         profile=profile,
+        policy=policy,
     )
     after = _release_tags.reply_text(
         split.text,
@@ -117,6 +120,7 @@ def release_reply(
         extract_media_directives=extract_media_directives,
         profile=_NEXT,
         explain=True,
+        policy=policy,
     )
     return Reply.explained(
         **outputs,

@@ -28,6 +28,7 @@ from .models import (
     ReplyTarget,
     Span,
 )
+from .policy import Policy
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .tags import parse_directives, untagged_text
 
@@ -136,6 +137,7 @@ def render_reply(
     role: str = "assistant",
     profile: str | Profile = DEFAULT_PROFILE,
     explain: bool = False,
+    policy: Policy | None = None,
 ) -> RenderedReply:
     """The WebChat / Control UI view: text, reply target, voice flag, attachments, canvas.
 
@@ -149,7 +151,9 @@ def render_reply(
         return _not_assistant(text, role)
 
     def explainer() -> Explanation:
-        return render_reply(text, role=role, profile=prof, explain=True).explanation()
+        return render_reply(
+            text, role=role, profile=prof, explain=True, policy=policy
+        ).explanation()
 
     if (
         not explain
@@ -168,7 +172,7 @@ def render_reply(
 
     embeds = extract_embeds(text, explain=explain)
     t1 = embeds.text
-    media = split_media(t1, profile=prof, explain=explain)
+    media = split_media(t1, profile=prof, explain=explain, policy=policy)
     t2 = media.text
     tags = parse_directives(t2, profile=prof, explain=explain)
 

@@ -32,6 +32,7 @@ from .errors import require_bool, require_str
 from .lossless import edit_records
 from .media import has_media_token, split_media
 from .models import Diagnostic, EditRecord, Explanation, Reply, Span, SpanKind
+from .policy import Policy
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .silent import DEFAULT_TOKEN, SilentRule, may_contain_token, silent_rule
 from .tags import ReplyTagReader, TagMatch, parse_directives, read_audio_tag
@@ -347,6 +348,7 @@ def parse_reply(
     preserve_trailing_whitespace: bool = False,
     profile: str | Profile = DEFAULT_PROFILE,
     explain: bool = False,
+    policy: Policy | None = None,
 ) -> Reply:
     """The delivery view of a reply (TAGS.md §7): text, media, voice flag, reply target.
 
@@ -380,6 +382,7 @@ def parse_reply(
             preserve_trailing_whitespace=preserve_trailing_whitespace,
             profile=prof,
             explain=True,
+            policy=policy,
         ).explanation()
 
     if prof.normalize_rewritten_whitespace:
@@ -395,6 +398,7 @@ def parse_reply(
             profile=prof,
             explainer=explainer,
             explain=explain,
+            policy=policy,
         )
     if (
         not explain
@@ -413,6 +417,7 @@ def parse_reply(
         preserve_trailing_whitespace=preserve_trailing_whitespace,
         profile=prof,
         explain=explain,
+        policy=policy,
     )
     t1 = split.text
 

@@ -1,14 +1,15 @@
 """Streaming (TAGS.md §9): show a reply while it is generated, never half a directive.
 
-:class:`StreamingParser` reproduces the reference accumulator
-(``src/auto-reply/reply/streaming-directives.ts``): each call appends text, holds back a tail
+:class:`StreamingParser` follows the reference accumulator
+(``src/auto-reply/reply/streaming-directives.ts``), with hold-back rules that keep every held
+construct whole (§9.2 as richout amends it; UPSTREAM.md §2.6): each call appends text, holds back a tail
 that could still become a tag or a ``MEDIA:`` line (§9.2), and returns what is left as one
 delivery unit parsed on its own (§9.3), with a reply target that stays for the whole message.
 
 The reference rebuilds ``held tail + new chunk`` and rescans it on every call, so a tail that
 stays held (an unclosed ``[[`` followed by thousands of small chunks) costs quadratic time.
-Here the facts the hold-back rules ask about (the last ``[[`` and whether ``]]`` follows it,
-the last line feed, how the last line begins) are kept up to date chunk by chunk, and text is
+Here the facts the hold-back rules ask about (the first ``[[`` that no ``]]`` follows, the
+last line feed, how the last line begins) are kept up to date chunk by chunk, and text is
 only copied when it leaves the parser, so every fed character is looked at a bounded number of
 times. Offsets (``rawStart``/``rawEnd``, diagnostics) are code points of all text fed since the
 last :meth:`StreamingParser.reset`.
@@ -21,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ._text import JS_WS_CLASS, ascii_lower, js_rtrim
+from ._text import JS_WS_CLASS, js_rtrim, js_trim
 from .errors import InvalidInput
 from .models import Diagnostic, Reply, Severity, StreamChunk
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
@@ -32,9 +33,24 @@ from .tags import TagMatch, parse_directives
 __all__ = ["StreamingParser"]
 
 _WS_RUN = re.compile(f"[{JS_WS_CLASS}]*")
-_BLANK_RUN = re.compile(r"[ \t]*")
-_MEDIA_PREFIXES = frozenset({"m", "me", "med", "medi", "media"})
 _HEAD = 6  # len("MEDIA:")
+
+
+def _media_head(head: str) -> bool:
+    """Rule 3: the line's first six characters could open a ``MEDIA:`` directive.
+
+    Both profiles' directive tests are covered: ASCII case-insensitive (``next``) and full
+    Unicode upper-casing (``release-2026.9.6``, where ``MEDıA:`` opens one), so a line either
+    profile may lift is never emitted before it ends.
+    """
+    return head.upper().startswith("MEDIA:")
+
+
+def _media_prefix(head: str) -> bool:
+    """Rule 4: the whole line so far (after whitespace) may still grow into ``MEDIA:``."""
+    return len(head) < _HEAD and "MEDIA:".startswith(head.upper())
+
+
 _SHOW_MAX = 60
 
 
@@ -47,33 +63,21 @@ def _show(s: str) -> str:
 class _Facts:
     """What the hold-back rules (§9.2) need to know about the held text, kept incrementally.
 
-    Offsets are relative to the start of the held text. ``ws_end``/``head`` describe the last
-    line's first character that is not JavaScript whitespace and up to six characters from it
-    (rule 3, ``^\\s*MEDIA:``); ``blank_end``/``bhead`` the same for spaces and tabs only
-    (rule 4, ``^[\\t ]*(MEDIA|MEDI|MED|ME|M)$``).
+    Offsets are relative to the start of the held text. ``first_open`` is the first ``[[``
+    that no later ``]]`` closes (rule 1): every ``[[`` after the last ``]]``, the first of them
+    included, is still open, so a tag whose id holds ``[[`` is never cut. ``ws_end``/``head``
+    describe the last line's first character that is not JavaScript whitespace and up to six
+    characters from it (rules 3 and 4).
     """
 
-    __slots__ = (
-        "bhead",
-        "blank_end",
-        "closed",
-        "head",
-        "last",
-        "last_nl",
-        "last_open",
-        "n",
-        "ws_end",
-    )
+    __slots__ = ("first_open", "head", "last", "last_nl", "n", "ws_end")
 
     def __init__(self) -> None:
         self.n = 0
-        self.last_open = -1  # offset of the last "[["
-        self.closed = False  # a "]]" starts at or after last_open + 2
+        self.first_open = -1  # offset of the first "[[" after the last "]]"
         self.last_nl = -1
         self.ws_end: int | None = None
         self.head = ""
-        self.blank_end: int | None = None
-        self.bhead = ""
         self.last = ""  # the last character (a "[[" or "]]" can straddle two chunks)
 
     def extend(self, x: str) -> None:
@@ -83,18 +87,20 @@ class _Facts:
         old = self.n
         joint = self.last + x
         base = old - len(self.last)
-        k = joint.rfind("[[")
-        if k >= 0:
-            self.last_open = base + k
-            self.closed = "]]" in joint[k + 2 :]
-        elif self.last_open >= 0 and not self.closed:
-            # The held text after the open marker had no "]]"; only the new part can add one.
-            self.closed = "]]" in joint[max(self.last_open + 2 - base, 0) :]
+        j = joint.rfind("]]")
+        if j >= 0:
+            # A "]]" closes every "[[" before it; the open ones start after it.
+            k = joint.find("[[", j + 2)
+            self.first_open = base + k if k >= 0 else -1
+        elif self.first_open < 0:
+            k = joint.find("[[")
+            if k >= 0:
+                self.first_open = base + k
         j = x.rfind("\n")
         if j >= 0:
             self.last_nl = old + j
-            self.ws_end = self.blank_end = None
-            self.head = self.bhead = ""
+            self.ws_end = None
+            self.head = ""
             self._line(x, j + 1, old)
         else:
             self._line(x, 0, old)
@@ -111,14 +117,6 @@ class _Facts:
                 self.head = x[k : k + _HEAD]
         elif len(self.head) < _HEAD:
             self.head += x[s : s + _HEAD - len(self.head)]
-        if self.blank_end is None:
-            m = _BLANK_RUN.match(x, s)
-            k = s if m is None else m.end()
-            if k < len(x):
-                self.blank_end = old + k
-                self.bhead = x[k : k + _HEAD]
-        elif len(self.bhead) < _HEAD:
-            self.bhead += x[s : s + _HEAD - len(self.bhead)]
 
     def hold(self) -> tuple[int, bool, list[int]]:
         """§9.2: the hold position, the trim flag, and which rules (1-4) set or matched it."""
@@ -126,8 +124,8 @@ class _Facts:
         h = n
         trim = False
         rules: list[tuple[int, int]] = []
-        if self.last_open >= 0 and not self.closed:
-            h = self.last_open
+        if self.first_open >= 0:
+            h = self.first_open
             trim = True
             rules.append((1, h))
         if self.last == "[" and n - 1 < h:
@@ -135,13 +133,11 @@ class _Facts:
             trim = True
             rules.append((2, h))
         line_start = self.last_nl + 1
-        if self.ws_end is not None and ascii_lower(self.head) == "media:":
+        if self.ws_end is not None and _media_head(self.head):
             h = min(h, line_start)
             rules.append((3, line_start))
-        if (
-            self.blank_end is not None
-            and len(self.bhead) == n - self.blank_end
-            and ascii_lower(self.bhead) in _MEDIA_PREFIXES
+        elif n > line_start and (
+            self.ws_end is None or (len(self.head) == n - self.ws_end and _media_prefix(self.head))
         ):
             h = min(h, line_start)
             rules.append((4, line_start))
@@ -156,23 +152,18 @@ class _Facts:
         """
         f = _Facts()
         f.n = self.n - h
-        if self.last_open >= h:
-            f.last_open = self.last_open - h
-            f.closed = self.closed
+        if self.first_open >= h:
+            f.first_open = self.first_open - h
         f.last_nl = self.last_nl - h if self.last_nl >= h else -1
         f.last = self.last if f.n else ""
         if self.last_nl + 1 >= h:
             f.ws_end = None if self.ws_end is None else self.ws_end - h
             f.head = self.head
-            f.blank_end = None if self.blank_end is None else self.blank_end - h
-            f.bhead = self.bhead
             return f
         # The kept text begins inside the last line (at the "[" of rule 1 or 2, never at
         # whitespace), so its own first line starts at offset 0: read just its beginning.
         pos = h
-        while pos < self.n and (
-            f.ws_end is None or f.blank_end is None or len(f.head) < _HEAD or len(f.bhead) < _HEAD
-        ):
+        while pos < self.n and (f.ws_end is None or len(f.head) < _HEAD):
             piece = read(pos, min(self.n, pos + 64))
             f._line(piece, 0, pos - h)
             pos += len(piece)
@@ -256,14 +247,27 @@ class StreamingParser:
     """
 
     def __init__(
-        self, *, silent_token: str = DEFAULT_TOKEN, profile: str | Profile = DEFAULT_PROFILE
+        self,
+        *,
+        current_message_id: str | None = None,
+        silent_token: str = DEFAULT_TOKEN,
+        profile: str | Profile = DEFAULT_PROFILE,
     ) -> None:
         """A parser for one assistant message at a time (call :meth:`reset` between them).
 
-        ``profile`` names the upstream behaviour the chunks and :meth:`result` follow.
+        ``current_message_id`` is the message being answered: with it, a chunk after
+        ``[[reply_to_current]]`` carries it as ``reply_to_id`` (TAGS.md §2.3; an explicit id
+        still wins), and :meth:`result` uses it unless given another. ``profile`` names the
+        upstream behaviour the chunks and :meth:`result` follow.
         """
         if not isinstance(silent_token, str):
             raise InvalidInput(f"silent_token must be a string, got {type(silent_token).__name__}")
+        if current_message_id is not None and not isinstance(current_message_id, str):
+            raise InvalidInput(
+                "current_message_id must be a string or None, got "
+                f"{type(current_message_id).__name__}"
+            )
+        self.current_message_id = current_message_id
         self.silent_token = silent_token
         self.profile = resolve_profile(profile)
         self.reset()
@@ -291,7 +295,12 @@ class StreamingParser:
         return self._consume(chunk, final=True)
 
     def result(self, current_message_id: str | None = None) -> Reply:
-        """``parse_reply`` of all text fed since :meth:`reset`: the authoritative delivery view."""
+        """``parse_reply`` of all text fed since :meth:`reset`: the authoritative delivery view.
+
+        ``current_message_id`` defaults to the one the parser was built with.
+        """
+        if current_message_id is None:
+            current_message_id = self.current_message_id
         return parse_reply(
             self._fed.text(),
             current_message_id=current_message_id,
@@ -391,7 +400,7 @@ class StreamingParser:
         self._returned_text = self._returned_text or bool(text)
         return StreamChunk(
             text=text,
-            reply_to_id=self._reply_to_id,
+            reply_to_id=self._reply_target(),
             reply_to_explicit_id=d.reply_to_explicit_id if d is not None else None,
             reply_to_current=self._reply_to_current,
             reply_to_tag=self._reply_to_tag,
@@ -401,6 +410,14 @@ class StreamingParser:
             raw_end=e.raw_end,
             diagnostics=diags,
         )
+
+    def _reply_target(self) -> str | None:
+        """§2.3 on the sticky state: the explicit id, else the current message's id."""
+        if self._reply_to_id is not None:
+            return self._reply_to_id
+        if self._reply_to_current and self.current_message_id is not None:
+            return js_trim(self.current_message_id) or None
+        return None
 
     # ------------------------------------------------------------------ diagnostics
 

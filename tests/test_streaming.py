@@ -66,7 +66,10 @@ HOLDS = [
     ("a [[x]] b [[y", "a [[x]] b", "[[y", [1]),
     ("a [[x]] b", "a [[x]] b", "", []),
     ("[[a]] [[", "[[a]]", "[[", [1]),
-    ("[[[x", "[", "[[x", [1]),  # the last "[[" starts the held construct
+    ("[[[x", None, "[[[x", [1]),  # the first open "[[" starts the held construct
+    ("Hi [[ab [[reply_to", "Hi", "[[ab [[reply_to", [1]),  # an earlier open "[[" too
+    ("[[reply_to_current][[x", None, "[[reply_to_current][[x", [1]),
+    ("[[a]] b [[c [[d", "[[a]] b", "[[c [[d", [1]),  # "]]" closes what came before
     ("see [", "see", "[", [2]),
     ("x [[a]] [", "x [[a]]", "[", [2]),
     ("[[a [", None, "[[a [", [1]),  # rule 1 holds more than rule 2
@@ -78,7 +81,10 @@ HOLDS = [
     ("Done\nMEDIA", "Done\n", "MEDIA", [4]),
     ("Done\n\tmedi", "Done\n", "\tmedi", [4]),
     ("Done\nMEDIAX", "Done\nMEDIAX", "", []),
-    ("Done\n\u00a0M", "Done\n\u00a0M", "", []),  # rule 4 knows spaces and tabs only
+    ("Done\n\u00a0M", "Done\n", "\u00a0M", [4]),  # any JavaScript whitespace indents
+    ("Done\n  ", "Done\n", "  ", [4]),  # blanks may still be followed by MEDIA:
+    ("Done\nMEDı", "Done\n", "MEDı", [4]),  # upper-cased, a MEDIA: prefix
+    ("Done\nMEDıA:x ", "Done\n", "MEDıA:x ", [3]),  # a directive in release-2026.9.6
     ("Done\nM\r", "Done\nM\r", "", []),
     ("See MEDIA:/x", "See MEDIA:/x", "", []),
     # Rule 3 moves the hold point, but rule 1 already asked for the trim (as the reference).
@@ -373,3 +379,54 @@ def test_chunk_boundary_whitespace_difference_is_documented() -> None:
         assert '"Sure — here"' in text
     section = upstream.split("### 2.6", 1)[1].split("### 2.7", 1)[0]
     assert "'Sure— here'" in section and "'Sure — here'" in section
+
+
+# --------------------------------------------------------------------------- issue 10, item 3
+# Each reproducer emitted a held construct in pieces (TAGS.md §9.4) before the fix.
+
+
+def test_a_tag_whose_id_holds_an_open_bracket_pair_is_held_whole() -> None:
+    sp = StreamingParser()
+    assert sp.feed("[[reply_to:a [[b") is None  # the first open "[[" holds, not the last
+    chunk = sp.feed("]] Hello")
+    assert chunk is not None
+    assert chunk.text == "Hello"  # no raw tag text reaches the user
+    assert chunk.reply_to_id == chunk.reply_to_explicit_id == "a b"  # §2.1 drops the brackets
+    assert sp.result().reply_to_id == "a b"
+
+
+def test_an_nbsp_indented_media_line_is_emitted_in_one_piece() -> None:
+    sp = StreamingParser()
+    first = sp.feed("Hi\n\u00a0MED")
+    assert first is not None and first.text == "Hi\n"
+    assert sp.held == "\u00a0MED"
+    second = sp.feed("IA:/srv/a.png\n")
+    assert second is not None and second.text == "\u00a0MEDIA:/srv/a.png\n"
+    assert sp.result().media_urls == ["/srv/a.png"]
+
+
+@pytest.mark.parametrize("profile", ["next", "release-2026.9.6"])
+def test_a_dotless_i_media_line_is_held_until_it_ends(profile: str) -> None:
+    # release-2026.9.6 upper-cases "MEDıA:" to "MEDIA:" and lifts the later reference, so
+    # the line is a directive there: neither profile emits it before its line feed.
+    sp = StreamingParser(profile=profile)
+    first = sp.feed("Hi\nMEDıA:x ")
+    assert first is not None and first.text == "Hi\n"
+    second = sp.feed("MEDIA:/srv/a.png\n")
+    assert second is not None and second.text == "MEDıA:x MEDIA:/srv/a.png\n"
+    expected = ["/srv/a.png"] if profile == "release-2026.9.6" else []
+    assert sp.result().media_urls == expected
+
+
+def test_current_message_id_resolves_reply_to_current_on_chunks() -> None:
+    sp = StreamingParser(current_message_id=" m-1 ")
+    chunk = sp.feed("[[reply_to_current]] Hi")
+    assert chunk is not None and chunk.reply_to_id == "m-1" and chunk.reply_to_current
+    later = sp.feed(" there [[reply_to:42]] ok")
+    assert later is not None and later.reply_to_id == "42"  # an explicit id still wins
+    assert sp.result().reply_to_id == "42"
+    assert StreamingParser().feed("[[reply_to_current]] Hi") == StreamingParser(
+        current_message_id=None
+    ).feed("[[reply_to_current]] Hi")
+    with pytest.raises(InvalidInput):
+        StreamingParser(current_message_id=5)  # type: ignore[arg-type]
