@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ._text import JS_WS_CLASS, js_rtrim, js_trim
 from .errors import InvalidInput
 from .models import Diagnostic, Reply, Severity, StreamChunk
+from .policy import Policy
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .reply import _delivery_strip, parse_reply
 from .silent import DEFAULT_TOKEN, is_silent_prefix, is_token_only, strip_leading_token
@@ -252,13 +253,15 @@ class StreamingParser:
         current_message_id: str | None = None,
         silent_token: str = DEFAULT_TOKEN,
         profile: str | Profile = DEFAULT_PROFILE,
+        policy: Policy | None = None,
     ) -> None:
         """A parser for one assistant message at a time (call :meth:`reset` between them).
 
         ``current_message_id`` is the message being answered: with it, a chunk after
         ``[[reply_to_current]]`` carries it as ``reply_to_id`` (TAGS.md §2.3; an explicit id
         still wins), and :meth:`result` uses it unless given another. ``profile`` names the
-        upstream behaviour the chunks and :meth:`result` follow.
+        upstream behaviour the chunks and :meth:`result` follow; ``policy``
+        (:class:`richout.Policy`) narrows the references :meth:`result` delivers.
         """
         if not isinstance(silent_token, str):
             raise InvalidInput(f"silent_token must be a string, got {type(silent_token).__name__}")
@@ -270,6 +273,11 @@ class StreamingParser:
         self.current_message_id = current_message_id
         self.silent_token = silent_token
         self.profile = resolve_profile(profile)
+        if policy is not None and not isinstance(policy, Policy):
+            raise InvalidInput(
+                f"policy must be a richout.Policy or None, got {type(policy).__name__}"
+            )
+        self.policy = policy
         self.reset()
 
     # ------------------------------------------------------------------ public API
@@ -306,6 +314,7 @@ class StreamingParser:
             current_message_id=current_message_id,
             silent_token=self.silent_token,
             profile=self.profile,
+            policy=self.policy,
         )
 
     @property
