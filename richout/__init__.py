@@ -23,6 +23,7 @@ from .models import (
     Span,
     StreamChunk,
 )
+from .policy import Policy
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile
 from .render import render_reply
 from .reply import delivery_strip, file_url_to_path, parse_reply
@@ -43,6 +44,7 @@ __all__ = [
     "InvalidInput",
     "InvalidOptions",
     "MediaSplit",
+    "Policy",
     "Profile",
     "RenderedReply",
     "Reply",
