@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from .errors import InvalidInput, InvalidOptions
 from .jsonl import Handler
+from .policy import Policy
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile, resolve_profile
 
 __all__ = ["OPS", "OPTIONS", "check_options", "opt_bool", "opt_str", "opt_str_list", "req_str"]
@@ -64,6 +65,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
         "extractMediaDirectives",
         "extractAudioDirectives",
         "preserveTrailingWhitespace",
+        "policy",
         *_COMMON,
     ),
     "directives": ("currentMessageId", "stripAudioTag", "stripReplyTags", *_COMMON),
@@ -73,10 +75,11 @@ OPTIONS: dict[str, tuple[str, ...]] = {
         "extractMarkdownImages",
         "extractMediaDirectives",
         "preserveTrailingWhitespace",
+        "policy",
         *_COMMON,
     ),
     "embed": _COMMON,
-    "render": ("role", *_COMMON),
+    "render": ("role", "policy", *_COMMON),
 }
 
 
@@ -98,6 +101,15 @@ def _profile(options: dict[str, Any]) -> Profile:
     if not isinstance(value, str):
         raise InvalidOptions(f"option profile must be a string, got {value!r}")
     return resolve_profile(value, "option profile")
+
+
+def _policy(options: dict[str, Any]) -> Policy | None:
+    """Option ``policy``: a :class:`~richout.Policy` from its wire form (``"strict": true``
+    starts from :meth:`Policy.strict`), or None."""
+    value = options.get("policy")
+    if value is None:
+        return None
+    return Policy.from_mapping(value, wire=True)
 
 
 def _wire(result: Any, options: dict[str, Any]) -> dict[str, Any]:
@@ -122,6 +134,7 @@ def _media(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
             preserve_trailing_whitespace=opt_bool(options, "preserveTrailingWhitespace", False),
             profile=_profile(options),
             explain=explain,
+            policy=_policy(options),
         ),
         options,
     )
@@ -159,6 +172,7 @@ def _reply(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
             preserve_trailing_whitespace=opt_bool(options, "preserveTrailingWhitespace", False),
             profile=_profile(options),
             explain=opt_bool(options, "explain", True),
+            policy=_policy(options),
         ),
         options,
     )
@@ -187,6 +201,7 @@ def _render(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
             role="assistant" if role is None else role,
             profile=_profile(options),
             explain=opt_bool(options, "explain", True),
+            policy=_policy(options),
         ),
         options,
     )

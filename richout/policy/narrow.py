@@ -314,7 +314,11 @@ class Policy:
         try:
             return cls.strict(**kwargs) if strict else cls(**kwargs)
         except InvalidInput as exc:
-            raise InvalidOptions(f"invalid policy: {exc}") from None
+            message = str(exc)
+            if wire:
+                for name, wire_name in _WIRE.items():
+                    message = message.replace(name, wire_name)
+            raise InvalidOptions(f"invalid policy: {message}") from None
 
     def to_wire(self) -> dict[str, Any]:
         """The fields that differ from the baseline, with wire (camelCase) names."""
