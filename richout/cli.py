@@ -7,7 +7,10 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .policy import Policy
 
 __all__ = ["InputError", "main", "read_text"]
 
@@ -63,12 +66,38 @@ def _add_profile(p: argparse.ArgumentParser, default: str | None = None) -> None
     )
 
 
+def _add_policy(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--policy",
+        metavar="FILE.toml",
+        default=None,
+        help="narrow the reference policy (richout.Policy fields as TOML keys; strict = true)",
+    )
+
+
+def _load_policy(path: str | None) -> Policy | None:
+    """The :class:`~richout.Policy` in TOML file ``path`` (None: no policy)."""
+    if path is None:
+        return None
+    from .errors import InvalidInput
+    from .policy import Policy
+
+    try:
+        return Policy.from_toml(read_text(path))
+    except InvalidInput as exc:
+        raise InputError(f"--policy {path}: {exc}") from None
+
+
 def _cmd_parse(args: argparse.Namespace) -> int:
     from .reply import parse_reply
 
     text = read_text(args.file, replace_invalid=args.replace_invalid)
     result = parse_reply(
-        text, current_message_id=args.current_message_id, profile=args.profile, explain=True
+        text,
+        current_message_id=args.current_message_id,
+        profile=args.profile,
+        explain=True,
+        policy=_load_policy(args.policy),
     )
     _emit(result.to_wire(), args.compact)
     return EXIT_OK
@@ -79,7 +108,13 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
     text = read_text(args.file, replace_invalid=args.replace_invalid)
     _emit(
-        render_reply(text, role=args.role, profile=args.profile, explain=True).to_wire(),
+        render_reply(
+            text,
+            role=args.role,
+            profile=args.profile,
+            explain=True,
+            policy=_load_policy(args.policy),
+        ).to_wire(),
         args.compact,
     )
     return EXIT_OK
@@ -242,11 +277,13 @@ def _build() -> argparse.ArgumentParser:
     p = sub.add_parser("parse", help="delivery view of a reply (media, voice, reply target)")
     _add_input(p)
     p.add_argument("--current-message-id", default=None, help="id for [[reply_to_current]]")
+    _add_policy(p)
     p.set_defaults(func=_cmd_parse)
 
     p = sub.add_parser("render", help="WebChat view of a reply (attachments, canvas blocks)")
     _add_input(p)
     p.add_argument("--role", default="assistant", help="message role (default: assistant)")
+    _add_policy(p)
     p.set_defaults(func=_cmd_render)
 
     p = sub.add_parser(

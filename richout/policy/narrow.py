@@ -9,6 +9,7 @@ says. Each refusal carries its own code ``media.policy.<rule>`` (:data:`POLICY_C
 
 from __future__ import annotations
 
+import importlib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -319,6 +320,29 @@ class Policy:
                 for name, wire_name in _WIRE.items():
                     message = message.replace(name, wire_name)
             raise InvalidOptions(f"invalid policy: {message}") from None
+
+    @classmethod
+    def from_toml(cls, text: str) -> Policy:
+        """A policy from TOML text: top-level keys named as the Python fields, plus ``strict``.
+
+        ``workspace_root = "/srv/ws"``, ``deny_hosts = ["*.corp.example"]``, ``strict = true``.
+        Python 3.10 needs the ``tomli`` package (3.11+ has ``tomllib``).
+        """
+        try:
+            toml: Any = importlib.import_module("tomllib")
+        except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+            try:
+                toml = importlib.import_module("tomli")
+            except ModuleNotFoundError:
+                raise InvalidOptions(
+                    "reading a TOML policy on Python 3.10 needs the tomli package "
+                    "(pip install tomli), or Python 3.11+"
+                ) from None
+        try:
+            data = toml.loads(text)
+        except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
+            raise InvalidOptions(f"the policy is not valid TOML: {exc}") from None
+        return cls.from_mapping(data)
 
     def to_wire(self) -> dict[str, Any]:
         """The fields that differ from the baseline, with wire (camelCase) names."""
