@@ -34,6 +34,7 @@ from typing import Any
 from .diagnostics import Diagnostics
 from .errors import InvalidInput, require_str
 from .models import Diagnostic, RenderedReply, Reply, Span
+from .policy import Policy
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .render import render_reply
 from .reply import parse_reply
@@ -134,6 +135,7 @@ color:#fff;font:12px/1.4 system-ui,sans-serif;white-space:normal;box-shadow:0 4p
 rgba(0,0,0,.25)}
 .tip .cc{background:#3a4356;color:#fff;border-color:#56607a}
 .hl:hover>.tip,.hl:focus>.tip{display:block}
+.hl:focus>.tip{z-index:11}
 .tip-line{display:block}.tip-line+.tip-line{margin-top:4px}
 .tip b{font-weight:600}
 .cc{display:inline-block;margin:0 1px;padding:0 3px;border:1px solid #b9a3d9;
@@ -245,13 +247,19 @@ def _span_notes(delivery: Sequence[Span], webchat: Sequence[Span]) -> list[_Note
     return notes
 
 
-def _preview_one(number: int, item: PreviewItem, default: Profile) -> _Previewed:
+def _preview_one(
+    number: int, item: PreviewItem, default: Profile, policy: Policy | None
+) -> _Previewed:
     require_str(item.text, f"reply {number} text")
     require_str(item.current_message_id, "current_message_id", optional=True)
     prof = default if item.profile is None else resolve_profile(item.profile)
-    view = render_reply(item.text, profile=prof, explain=True)
+    view = render_reply(item.text, profile=prof, explain=True, policy=policy)
     reply = parse_reply(
-        item.text, current_message_id=item.current_message_id, profile=prof, explain=True
+        item.text,
+        current_message_id=item.current_message_id,
+        profile=prof,
+        explain=True,
+        policy=policy,
     )
     n = len(item.text)
     notes = _span_notes(reply.spans, view.spans)
@@ -386,6 +394,8 @@ def _attachment(entry: dict[str, Any]) -> str:
         for v in (kind, source)
         if isinstance(v, str) and v
     )
+    if entry.get("voice") is True:
+        tags += '<span class="kind">voice</span>'
     data = f' data-kind="{_attr(kind)}"' if isinstance(kind, str) else ""
     return f'<li class="attachment"{data}>{tags}<span class="mono">{_visible(url)}</span></li>'
 
@@ -418,16 +428,16 @@ def _webchat_html(p: _Previewed) -> str:
 
 def _delivery_html(p: _Previewed) -> str:
     r = p.reply
-    wire = r.to_wire()
     if r.reply_to_id is not None:
         target = f'<span class="mono">{_visible(r.reply_to_id)}</span>'
     elif r.reply_to_current:
         target = '<span class="empty">current message (no id given)</span>'
     else:
         target = '<span class="empty">none</span>'
-    entries = wire.get("attachments")
-    if isinstance(entries, list) and entries:
-        media = "".join(_attachment(a) for a in entries if isinstance(a, dict))
+    # The attachment records (kind, source, voice) where this richout has them.
+    facts = getattr(r, "attachments", None)
+    if isinstance(facts, list) and facts and all(hasattr(a, "to_wire") for a in facts):
+        media = "".join(_attachment(a.to_wire()) for a in facts)
     else:
         media = "".join(_attachment({"url": u}) for u in r.media_urls)
     rejected = (
@@ -539,6 +549,16 @@ def _summary_html(done: Sequence[_Previewed]) -> str:
     )
 
 
+def _policy_words(policy: Policy | None) -> str:
+    if policy is None:
+        return "reference policy"
+    narrowed = policy.to_wire()
+    if not narrowed:
+        return "policy: as the reference"
+    shown = json.dumps(narrowed, ensure_ascii=False, sort_keys=True)
+    return f'policy <span class="mono policy">{_visible(shown)}</span>'
+
+
 # --------------------------------------------------------------------------- public
 
 
@@ -547,12 +567,14 @@ def preview_html(
     *,
     profile: str | Profile = DEFAULT_PROFILE,
     current_message_id: str | None = None,
+    policy: Policy | None = None,
     title: str = "richout preview",
 ) -> str:
     """One self-contained, script-free HTML page previewing each reply (module docstring).
 
     ``texts`` are reply strings or :class:`PreviewItem` records (their own
-    ``current_message_id`` and ``profile`` win over the arguments). Replies with rejected
+    ``current_message_id`` and ``profile`` win over the arguments); ``policy`` narrows
+    what both views accept, as in :func:`richout.parse_reply`. Replies with rejected
     references come first, in input order, then the rest. Raises
     :class:`~richout.errors.InvalidInput` for a non-string reply and
     :class:`~richout.errors.InvalidOptions` for an unknown profile.
@@ -569,7 +591,7 @@ def preview_html(
         else:
             require_str(entry, f"reply {number}")
             item = PreviewItem(entry, current_message_id)
-        done.append(_preview_one(number, item, default))
+        done.append(_preview_one(number, item, default, policy))
     done.sort(key=lambda p: (p.rejected == 0, p.number))
     from . import __version__
 
@@ -583,6 +605,7 @@ def preview_html(
         f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{_visible(title)}</h1>"
         f'<p class="meta">richout {_esc(__version__)} · profile {_esc(default.name)} · '
+        f"{_policy_words(policy)} · "
         "nothing on this page is loaded: references and canvas URLs are shown as text.</p>"
         f"{_summary_html(done)}{''.join(_reply_html(p) for p in done)}</body></html>\n"
     )

@@ -268,3 +268,15 @@ def test_cli_preview_file_jsonl_and_errors(
     assert main(["preview", "--jsonl", str(lines)]) == 2
     assert "line 2" in capsys.readouterr().err
     assert main(["preview", str(reply), "--jsonl", str(lines)]) == 2
+
+
+def test_a_policy_narrows_both_views_and_is_named_on_the_page() -> None:
+    from richout import Policy
+
+    reply = "MEDIA:/etc/passwd\nMEDIA:/srv/ws/a.png"
+    page = preview_html([reply], policy=Policy(workspace_root="/srv/ws"))
+    parsed = assert_inert(page)
+    assert "media.policy.outside_workspace" in " ".join(parsed.attr_values("data-codes"))
+    assert parsed.attr_values("data-rejected") == ["1"]
+    assert '{"workspaceRoot": "/srv/ws"}' in "".join(parsed.shown)
+    assert "reference policy" in "".join(Page(preview_html([reply])).shown)
