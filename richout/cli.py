@@ -140,6 +140,7 @@ def _cmd_preview(args: argparse.Namespace) -> int:
     if args.jsonl is not None and args.file is not None:
         raise InputError("give either a reply FILE or --jsonl FILE, not both")
     items: list[str | PreviewItem]
+    policy = _load_policy(args.policy)
     try:
         if args.jsonl is not None:
             items = list(read_jsonl(read_text(args.jsonl, replace_invalid=args.replace_invalid)))
@@ -153,6 +154,7 @@ def _cmd_preview(args: argparse.Namespace) -> int:
             items,
             profile=args.profile,
             current_message_id=args.current_message_id,
+            policy=policy,
             title=title,
         )
     except InvalidInput as exc:
@@ -303,6 +305,7 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="PAGE", help="write the page here (default: stdout)")
     p.add_argument("--replace-invalid", action="store_true", help="read non-UTF-8 bytes as U+FFFD")
     _add_profile(p)
+    _add_policy(p)
     p.set_defaults(func=_cmd_preview)
 
     p = sub.add_parser("jsonl", help="answer JSON Lines requests on stdin (JSONL.md)")

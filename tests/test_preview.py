@@ -280,3 +280,16 @@ def test_a_policy_narrows_both_views_and_is_named_on_the_page() -> None:
     assert parsed.attr_values("data-rejected") == ["1"]
     assert '{"workspaceRoot": "/srv/ws"}' in "".join(parsed.shown)
     assert "reference policy" in "".join(Page(preview_html([reply])).shown)
+
+
+def test_cli_preview_policy_file(tmp_path: Path) -> None:
+    reply = tmp_path / "reply.md"
+    reply.write_text("MEDIA:/etc/passwd\nMEDIA:/srv/ws/a.png\n", encoding="utf-8")
+    policy = tmp_path / "policy.toml"
+    policy.write_text('workspace_root = "/srv/ws"\n', encoding="utf-8")
+    out = tmp_path / "page.html"
+    assert main(["preview", str(reply), "--policy", str(policy), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "media.policy.outside_workspace" in page and 'data-rejected="1"' in page
+    policy.write_text("no_such_key = 1\n", encoding="utf-8")
+    assert main(["preview", str(reply), "--policy", str(policy), "-o", str(out)]) == 2
