@@ -49,8 +49,7 @@ def run_call(
     if not decision.allowed:
         print(f"{head}: refused ({decision.reason})")
         return None
-    verdict = budget.record(tool, result)
-    assert verdict is not None  # None only for a parameter-validation failure
+    verdict = budget.record(tool, result)  # a SkillClassification, never None here
     if verdict.recoverable:
         status = f"recoverable failure, back to the model: {verdict.reason}"
     elif verdict.failed:

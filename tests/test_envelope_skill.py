@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from richout.envelope import (
+    BudgetCall,
+    BudgetDecision,
     FailureBudget,
     async_ack,
     async_dispatch,
@@ -561,3 +563,29 @@ def test_fill_local_path() -> None:
     assert fill_local_path(kept, "/ws/") is kept
     assert fill_local_path({"filename": " "}, "/ws") == {"filename": " "}
     assert fill_local_path("r.xlsx", "/ws") == "r.xlsx"
+
+
+# -- budget: the classification comes back (issue 10, item 3) -------------------------------
+
+
+def test_call_returns_the_classification_with_the_verdict() -> None:
+    budget = FailureBudget(per_tool=1)
+    ran = budget.call("A", 0, CONFIG_FAIL)
+    assert isinstance(ran, BudgetCall)
+    assert ran.allowed and ran.reason is None and ran.decision == BudgetDecision(allowed=True)
+    assert ran.classification == classify(CONFIG_FAIL)
+    assert ran.classification is not None and ran.classification.counts_against_budget
+    refused = budget.call("A", 1, OK)  # per_tool=1: the failure above disabled A
+    assert not refused.allowed and refused.reason == "skill_disabled"
+    assert refused.classification is None  # refused calls are not classified
+    unvalidated = FailureBudget().call("A", 0, CONFIG_FAIL, validation_failed=True)
+    assert unvalidated.allowed and unvalidated.classification is None
+
+
+def test_record_returns_a_value_whenever_one_exists() -> None:
+    budget = FailureBudget()
+    verdict = budget.record("A", OK)
+    # No Optional here: mypy --strict checks this file, so the attribute access proves it.
+    assert verdict.failed is False and verdict == classify(OK)
+    assert budget.record("A", OK, validation_failed=False).failed is False
+    assert budget.record("A", CONFIG_FAIL, validation_failed=True) is None

@@ -282,6 +282,12 @@ _BAD_ARGUMENTS: list[tuple[str, Callable[[], Any], str]] = [
         "validation_failed",
     ),
     ("FailureBudget.failures", lambda: envelope.FailureBudget().failures(None), "tool"),
+    ("BudgetCall", lambda: envelope.BudgetCall({"allowed": True}), "decision"),  # type: ignore[arg-type]
+    (
+        "BudgetCall",
+        lambda: envelope.BudgetCall(envelope.BudgetDecision(allowed=True), {}),  # type: ignore[arg-type]
+        "classification",
+    ),
     ("offload", lambda: envelope.offload({}, skill=1), "skill"),
     ("offload", lambda: envelope.offload({}, skill="s", write="x"), "write"),
     ("offload", lambda: envelope.offload({}, skill="s", workspace_dir=None), "workspace_dir"),

@@ -53,6 +53,7 @@ from .send import (
     validate_send,
 )
 from .skill import (
+    BudgetCall,
     FailureBudget,
     async_ack,
     async_dispatch,
@@ -73,6 +74,7 @@ from .skill import (
 __all__ = [
     "PUBLIC_MODELS",
     "BackfillResult",
+    "BudgetCall",
     "BudgetDecision",
     "CommentaryResult",
     "DedupeResult",

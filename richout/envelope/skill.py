@@ -20,8 +20,9 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from .._text import ascii_lower
 from ..errors import InvalidInput, require_bool, require_str
@@ -38,6 +39,7 @@ from ._common import (
 from .models import (
     BackfillResult,
     BudgetDecision,
+    BudgetReason,
     DisplayPlacement,
     MaterializePlan,
     OffloadResult,
@@ -56,6 +58,7 @@ __all__ = [
     "SKILL_WALL_HARDCAP",
     "TOOL_DISPLAY_KEEP_CHARS",
     "TOOL_RESULT_OFFLOAD_CHARS",
+    "BudgetCall",
     "FailureBudget",
     "async_ack",
     "async_dispatch",
@@ -404,6 +407,43 @@ def _limit(value: Any, name: str, default: int) -> int:
     return value
 
 
+@dataclass(frozen=True)
+class BudgetCall:
+    """What :meth:`FailureBudget.call` decided and, when the call ran, how its result counted.
+
+    ``allowed`` and ``reason`` read through to :attr:`decision`, so code written against the
+    :class:`BudgetDecision` that ``call`` used to return keeps working.
+    """
+
+    decision: BudgetDecision
+    #: The result's classification (§4); None when the call was refused or its parameters
+    #: failed validation (then nothing was classified).
+    classification: SkillClassification | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.decision, BudgetDecision):
+            raise InvalidInput(
+                f"decision must be a BudgetDecision, got {type(self.decision).__name__}"
+            )
+        if self.classification is not None and not isinstance(
+            self.classification, SkillClassification
+        ):
+            raise InvalidInput(
+                "classification must be a SkillClassification or None, got "
+                f"{type(self.classification).__name__}"
+            )
+
+    @property
+    def allowed(self) -> bool:
+        """Whether the call was admitted."""
+        return self.decision.allowed
+
+    @property
+    def reason(self) -> BudgetReason | None:
+        """Why it was refused (None when admitted)."""
+        return self.decision.reason
+
+
 class FailureBudget:
     """The round's failure budget and loop guard (SKILL_ENVELOPE.md §10).
 
@@ -466,10 +506,27 @@ class FailureBudget:
             return BudgetDecision(allowed=False, reason="same_args_repeated")
         return BudgetDecision(allowed=True)
 
+    @overload
+    def record(
+        self, tool: str, result: Any, *, validation_failed: Literal[False] = False
+    ) -> SkillClassification: ...
+
+    @overload
+    def record(self, tool: str, result: Any, *, validation_failed: Literal[True]) -> None: ...
+
+    @overload
+    def record(
+        self, tool: str, result: Any, *, validation_failed: bool
+    ) -> SkillClassification | None: ...
+
     def record(
         self, tool: str, result: Any, *, validation_failed: bool = False
     ) -> SkillClassification | None:
-        """Account for the result of an admitted call; None for a validation failure."""
+        """Account for the result of an admitted call and return its classification.
+
+        A parameter-validation failure (``validation_failed=True``) is not counted and has no
+        classification, so only that form returns None; the types say so.
+        """
         if not isinstance(tool, str):
             raise InvalidInput("tool must be a string (the skill's name)")
         require_bool(validation_failed, "validation_failed")
@@ -487,13 +544,13 @@ class FailureBudget:
 
     def call(
         self, tool: str, args: Any, result: Any, *, validation_failed: bool = False
-    ) -> BudgetDecision:
-        """Admit a call and, when allowed, record its result."""
+    ) -> BudgetCall:
+        """Admit a call and, when allowed, record its result: the verdict and classification."""
         require_bool(validation_failed, "validation_failed")
         decision = self.admit(tool, args)
-        if decision.allowed:
-            self.record(tool, result, validation_failed=validation_failed)
-        return decision
+        if not decision.allowed:
+            return BudgetCall(decision)
+        return BudgetCall(decision, self.record(tool, result, validation_failed=validation_failed))
 
 
 def run_budget(limits: Any, calls: Any) -> list[BudgetDecision]:
@@ -520,7 +577,9 @@ def run_budget(limits: Any, calls: Any) -> list[BudgetDecision]:
         if flag is not None and not isinstance(flag, bool):
             raise InvalidInput(f"calls[{i}].validationFailed must be true or false")
         out.append(
-            budget.call(tool, call.get("args"), call.get("result"), validation_failed=bool(flag))
+            budget.call(
+                tool, call.get("args"), call.get("result"), validation_failed=bool(flag)
+            ).decision
         )
     return out
 
