@@ -602,7 +602,7 @@ def preview_html(
         '<meta name="referrer" content="no-referrer">'
         '<meta name="color-scheme" content="light">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>"
+        f"<title>{_attr(title)}</title><style>{_CSS}</style></head><body>"
         f"<h1>{_visible(title)}</h1>"
         f'<p class="meta">richout {_esc(__version__)} · profile {_esc(default.name)} · '
         f"{_policy_words(policy)} · "
