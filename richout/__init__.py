@@ -5,11 +5,13 @@ The obvious entry point is :func:`parse_reply`; :func:`render_reply` is the WebC
 
 from __future__ import annotations
 
+from .blocks import Block, BlockFinish, BlockStreamer
 from .embed import extract_embeds
 from .errors import InvalidInput, InvalidOptions, RichoutError
 from .lossless import rebuild
 from .media import split_media
 from .models import (
+    Attachment,
     CanvasBlock,
     CanvasPreview,
     Diagnostic,
@@ -36,6 +38,10 @@ __version__ = "0.4.0"
 __all__ = [
     "DEFAULT_PROFILE",
     "PROFILES",
+    "Block",
+    "BlockFinish",
+    "BlockStreamer",
+    "Attachment",
     "CanvasBlock",
     "CanvasPreview",
     "Diagnostic",

@@ -30,6 +30,9 @@ from typing_extensions import Self
 from .errors import InvalidInput
 
 __all__ = [
+    "Attachment",
+    "AttachmentKind",
+    "AttachmentSource",
     "CanvasBlock",
     "CanvasPreview",
     "Diagnostic",
@@ -52,6 +55,8 @@ __all__ = [
 
 Severity = Literal["error", "warning", "info"]
 SpanKind = Literal["media", "image", "audio_tag", "reply_tag", "embed", "reply_prefix"]
+AttachmentKind = Literal["image", "audio", "video", "document", "unknown"]
+AttachmentSource = Literal["remote", "local", "home", "inbound", "file_url"]
 
 
 class Model(BaseModel):
@@ -362,6 +367,45 @@ class Segment(Model):
     url: str | None = Field(default=None, description="The reference of a media segment.")
 
 
+class Attachment(Model):
+    """One delivered reference with the facts a gateway acts on (:mod:`richout.attachments`).
+
+    ``reference`` is the string the view delivers (``url`` on the wire): in the delivery view
+    the item of ``media_urls`` (a local ``file:`` URL already converted to its path), in the
+    WebChat view the reference as accepted. ``kind`` and ``source`` are read from that string
+    alone, so ``richout.attachments.describe(a.reference, voice=a.voice) == a``.
+    """
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset({"voice"})
+
+    reference: str = Field(
+        serialization_alias="url",
+        validation_alias="url",
+        description="The reference as this view delivers it.",
+    )
+    kind: AttachmentKind = Field(
+        description="From the extension of the path or URL path (no I/O); unknown without one."
+    )
+    source: AttachmentSource = Field(
+        description=(
+            "remote (https: URL), local (absolute, relative, Windows drive or UNC path), "
+            "home (~/), inbound (media://inbound/<id>) or file_url (file: URL)."
+        )
+    )
+    voice: bool = Field(
+        default=False,
+        description="Send as a voice note: an audio attachment of a reply with audioAsVoice.",
+    )
+
+    def __getitem__(self, key: str) -> str | bool:
+        """The value of a wire key: ``a["url"]`` reads as the earlier dict entries did."""
+        name = {"url": "reference", "kind": "kind", "source": "source", "voice": "voice"}.get(key)
+        if name is None:
+            raise KeyError(key)
+        value: str | bool = getattr(self, name)
+        return value
+
+
 class MediaSplit(Explained):
     """Result of :func:`richout.split_media` (MEDIA.md §2)."""
 
@@ -434,6 +478,20 @@ class Reply(Explained):
         ),
     )
 
+    @property
+    def attachments(self) -> list[Attachment]:
+        """``media_urls`` with their kind, source and voice flag, in order (Python only).
+
+        Derived on each read from ``media_urls`` and ``audio_as_voice``, so it costs nothing
+        until read and cannot disagree with them; the wire form keeps upstream's keys.
+        """
+        if not self.media_urls:
+            return []
+        from .attachments import describe
+
+        voice = self.audio_as_voice
+        return [describe(ref, voice=voice) for ref in self.media_urls]
+
 
 class CanvasPreview(Model):
     """An embed preview, exactly the seed's shape (EMBED.md §6.3)."""
@@ -492,7 +550,10 @@ class RenderedReply(Explained):
     text: str
     reply_target: ReplyTarget | None = None
     audio_as_voice: bool = False
-    attachments: list[dict[str, str]] = Field(default_factory=list)
+    attachments: list[Attachment] = Field(
+        default_factory=list,
+        description="One per accepted reference, in order, spelled as accepted (EMBED.md §9).",
+    )
     canvas: list[CanvasBlock] = Field(default_factory=list)
     content: list[dict[str, Any]] = Field(default_factory=list)
 

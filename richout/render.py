@@ -14,6 +14,7 @@ from typing import Any
 
 from ._patch import Edit, compose, offset_mapper
 from ._text import JS_WS_CLASS, js_rtrim
+from .attachments import describe
 from .diagnostics import Diagnostics
 from .embed import extract_embeds
 from .errors import require_bool, require_str
@@ -183,7 +184,11 @@ def render_reply(
     else:
         target = None
 
-    attachments = [{"url": ref} for ref in media.media_urls]
+    if media.media_urls:
+        voice = media.audio_as_voice
+        attachments = [describe(ref, voice=voice) for ref in media.media_urls]
+    else:
+        attachments = []
     canvas = [CanvasBlock(preview=p) for p in embeds.previews]
     # §9.3: the canvas cards always come after the text and the attachments.
     content: list[dict[str, Any]] = []

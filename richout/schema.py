@@ -64,6 +64,7 @@ def public_models() -> list[type[BaseModel]]:
         models.EmbedResult,
         models.RenderedReply,
         models.CanvasBlock,
+        models.Attachment,
         models.StreamChunk,
         models.Diagnostic,
         *_envelope_models(),

@@ -119,7 +119,10 @@ def _cases(root: Path) -> Path:
         "id": "render.one",
         "op": "render",
         "input": "MEDIA:file:///srv/a.png",
-        "expect": {"text": "", "attachments": [{"url": "file:///srv/a.png"}]},
+        "expect": {
+            "text": "",
+            "attachments": [{"url": "file:///srv/a.png", "kind": "image", "source": "file_url"}],
+        },
     }
     (root / "render" / "render.one.json").write_text(json.dumps(render))
     return root

@@ -130,6 +130,8 @@ _SAMPLES: dict[str, Callable[[], Model]] = {
     "CanvasPreview": lambda: richout.extract_embeds(_TEXT).previews[0],
     "ReplyTarget": lambda: richout.render_reply("[[reply_to:7]] x").reply_target,  # type: ignore[return-value]
     "Segment": lambda: (richout.split_media(_TEXT).segments or [])[0],
+    "Attachment": lambda: richout.render_reply(_TEXT).attachments[0],
+    "Voice note": lambda: richout.parse_reply("[[audio_as_voice]]\nMEDIA:/v.ogg").attachments[0],
     "Diagnostic": lambda: richout.parse_reply(_TEXT).diagnostics[0],
     "Span": lambda: richout.parse_reply(_TEXT).spans[0],
     "EditRecord": lambda: richout.parse_reply(_TEXT).edits[0],
