@@ -11,7 +11,6 @@ from .errors import InvalidInput, InvalidOptions, RichoutError
 from .lossless import rebuild
 from .media import split_media
 from .models import (
-    Attachment,
     CanvasBlock,
     CanvasPreview,
     Diagnostic,
@@ -41,7 +40,6 @@ __all__ = [
     "Block",
     "BlockFinish",
     "BlockStreamer",
-    "Attachment",
     "CanvasBlock",
     "CanvasPreview",
     "Diagnostic",

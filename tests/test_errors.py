@@ -282,6 +282,22 @@ _BAD_ARGUMENTS: list[tuple[str, Callable[[], Any], str]] = [
         "validation_failed",
     ),
     ("FailureBudget.failures", lambda: envelope.FailureBudget().failures(None), "tool"),
+    ("BlockStreamer", lambda: richout.BlockStreamer(current_message_id=1), "current_message_id"),
+    ("BlockStreamer", lambda: richout.BlockStreamer(policy={}), "policy"),
+    ("BlockStreamer", lambda: richout.BlockStreamer(ledger=[]), "ledger"),
+    ("BlockStreamer.feed", lambda: richout.BlockStreamer().feed(None), "delta"),
+    ("BlockStreamer.finish", lambda: richout.BlockStreamer().finish(1), "final_text"),
+    (
+        "BlockStreamer.finish",
+        lambda: richout.BlockStreamer().finish(stream_completed="no"),
+        "stream_completed",
+    ),
+    ("Block", lambda: richout.Block("x", ["a"], False, None, 0, 1), "media_urls"),
+    (
+        "BlockFinish",
+        lambda: richout.BlockFinish((), None, "reply", ()),
+        "reply",
+    ),
     ("BudgetCall", lambda: envelope.BudgetCall({"allowed": True}), "decision"),  # type: ignore[arg-type]
     (
         "BudgetCall",
