@@ -11,6 +11,7 @@ from .errors import InvalidInput, InvalidOptions, RichoutError
 from .lossless import rebuild
 from .media import split_media
 from .models import (
+    Attachment,
     CanvasBlock,
     CanvasPreview,
     Diagnostic,
@@ -37,6 +38,7 @@ __version__ = "0.4.0"
 __all__ = [
     "DEFAULT_PROFILE",
     "PROFILES",
+    "Attachment",
     "Block",
     "BlockFinish",
     "BlockStreamer",
