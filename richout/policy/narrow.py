@@ -105,14 +105,15 @@ def _matches(host: str, patterns: Sequence[tuple[bool, str]]) -> bool:
 
 def _anchor(path: str) -> tuple[str, str] | None:
     """``(anchor, rest)`` of a rooted path (``/``, ``X:``, UNC ``//``, home ``~``), else None."""
-    if path.startswith(("~/", "~\\")):
+    if path == "~" or path.startswith(("~/", "~\\")):
         return "~", path[2:]
     if is_windows_drive(path):
         return path[0].lower() + ":", path[3:]
     if path[:1] in ("/", "\\"):
         if path[1:2] in ("/", "\\"):
             return "//", path[2:]
-        return "/", path[1:]
+        # "\\x" is rooted on Windows but a relative name on POSIX: never the same as "/x".
+        return path[0], path[1:]
     return None
 
 
@@ -474,7 +475,7 @@ class Policy:
                 return self._protocol_relative(reference)
         if not self.allow_unc_paths and _unc(path):
             return self._unc_verdict(reference)
-        if not self.allow_home_paths and path.startswith(("~/", "~\\")):
+        if not self.allow_home_paths and (path.startswith(("~/", "~\\")) or s.startswith("~")):
             return Verdict(
                 False,
                 "media.policy.home_path",
