@@ -19,6 +19,8 @@ References the policy did not accept get a best-effort answer from the same rule
 
 from __future__ import annotations
 
+import re
+
 from ._text import ascii_lower
 from .models import Attachment, AttachmentKind, AttachmentSource
 
@@ -32,6 +34,10 @@ _DOCUMENT = (
     "doc docx odt xls xlsx ods ppt pptx odp pages numbers key epub "
     "zip tar gz tgz bz2 xz 7z rar"
 )
+
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# Anchored with match(): one quantifier followed by a literal, a single linear pass.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]+:")
 
 #: Lower-case extension (without the dot) -> kind. Anything else is ``unknown``.
 EXTENSIONS: dict[str, AttachmentKind] = {
@@ -52,15 +58,11 @@ def _scheme_end(ref: str) -> int:
 
     One letter before the colon is a Windows drive (``C:\\a.pdf``), not a scheme.
     """
-    colon = ref.find(":")
-    if colon < 2:
+    # Most references are paths: a first character that cannot start a scheme decides it.
+    if not ref or ref[0] not in _ASCII_LETTERS:
         return 0
-    head = ref[:colon]
-    if not (head[0].isascii() and head[0].isalpha()):
-        return 0
-    if not all(c.isascii() and (c.isalnum() or c in "+-.") for c in head):
-        return 0
-    return colon + 1
+    found = _SCHEME.match(ref)
+    return found.end() if found is not None else 0
 
 
 def _url_path(rest: str) -> str:
