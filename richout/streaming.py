@@ -2,9 +2,10 @@
 
 :class:`StreamingParser` follows the reference accumulator
 (``src/auto-reply/reply/streaming-directives.ts``), with hold-back rules that keep every held
-construct whole (§9.2 as richout amends it; UPSTREAM.md §2.6): each call appends text, holds back a tail
-that could still become a tag or a ``MEDIA:`` line (§9.2), and returns what is left as one
-delivery unit parsed on its own (§9.3), with a reply target that stays for the whole message.
+construct whole (§9.2 as richout amends it; UPSTREAM.md §2.6): each call appends text, holds
+back a tail that could still become a tag or a ``MEDIA:`` line, and returns what is left as
+one delivery unit parsed on its own (§9.3), with a reply target that stays for the whole
+message.
 
 The reference rebuilds ``held tail + new chunk`` and rescans it on every call, so a tail that
 stays held (an unclosed ``[[`` followed by thousands of small chunks) costs quadratic time.
