@@ -33,11 +33,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._text import JS_WS, js_ltrim, js_trim
+from .attachments import describe
 from .codemap import CodeMap
 from .envelope.dedupe import DeliveryLedger
 from .envelope.models import ReplyPayload
 from .errors import InvalidInput, require_bool, require_str
-from .models import Diagnostic, Reply
+from .models import Attachment, Diagnostic, Reply
 from .policy import Policy
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from .reply import parse_reply
@@ -68,6 +69,8 @@ class Block:
     #: Code points of the fed text this block covers.
     raw_start: int
     raw_end: int
+    #: :attr:`media_urls` as attachment facts (kind, source, voice; :mod:`richout.attachments`).
+    attachments: tuple[Attachment, ...] = ()
 
     def __post_init__(self) -> None:
         require_str(self.text, "text")
@@ -75,6 +78,10 @@ class Block:
             isinstance(r, str) for r in self.media_urls
         ):
             raise InvalidInput("media_urls must be a tuple of strings")
+        if not isinstance(self.attachments, tuple) or not all(
+            isinstance(a, Attachment) for a in self.attachments
+        ):
+            raise InvalidInput("attachments must be a tuple of richout.Attachment")
         require_bool(self.audio_as_voice, "audio_as_voice")
         if self.reply_to_id is not None:
             require_str(self.reply_to_id, "reply_to_id")
@@ -156,7 +163,7 @@ class BlockStreamer:
         self._after_blank = False
         self._fence: tuple[str, int] | None = None
         self._open = False  # a "[[" after the last "]]" in the pending text
-        self._first = True
+        self._first = True  # no text delivered yet
         self._explicit: str | None = None
         self._current = False
         self._voice = False
@@ -173,6 +180,11 @@ class BlockStreamer:
     def text(self) -> str:
         """All text fed so far."""
         return "".join(self._fed)
+
+    @property
+    def pending(self) -> str:
+        """Fed text no block covers yet (it waits for a safe boundary or :meth:`finish`)."""
+        return self.text[self._start :]
 
     def feed(self, delta: str) -> list[Block]:
         """Add ``delta``; return the blocks that became safe to deliver (often none)."""
@@ -311,9 +323,11 @@ class BlockStreamer:
         if not segment:
             return None
         if self._first:
-            self._first = False
+            # No text was delivered yet, so this text starts the message: the delivery strip
+            # and silent rules apply to it as they do to the whole reply.
             reply = self._parse(segment)
             text = reply.text
+            self._first = not js_trim(text)
         else:
             reply = self._parse(_GUARD + segment)
             text = js_ltrim(reply.text[1:]) if reply.text.startswith("x") else reply.text
@@ -335,6 +349,7 @@ class BlockStreamer:
             reply_to_id=self._target(),
             raw_start=start,
             raw_end=self._start,
+            attachments=tuple(describe(ref, voice=self._voice) for ref in media),
         )
         # Text and media are separate evidence: a caption is not text evidence (§4.1).
         if js_trim(text):

@@ -91,6 +91,7 @@ def test_media_once_and_the_text_matches(case: tuple[str, list[str]], profile: s
     blocks, done = _stream(chunks, profile)
     media = [ref for b in blocks for ref in b.media_urls]
     assert media == list(dict.fromkeys(whole.media_urls)), (text, chunks)
+    assert [a.reference for b in blocks for a in b.attachments] == media
     assert squash("".join(b.text for b in blocks)) == squash(whole.text), (text, chunks)
     assert done.payload is None, (text, chunks, done.diagnostics)
     assert done.reply == whole
@@ -154,6 +155,9 @@ def test_reply_target_voice_and_ledger() -> None:
         {"text": "Hi", "replyToId": "m-9"},
         {"mediaUrls": ["./a.mp3"], "audioAsVoice": True, "replyToId": "m-9"},
         # the repeated reference is not sent again; the block has nothing left
+    ]
+    assert [(a.reference, a.kind, a.voice) for a in blocks[1].attachments] == [
+        ("./a.mp3", "audio", True)
     ]
     done = bs.finish()
     assert [b.text for b in done.blocks] == ["Bye"]

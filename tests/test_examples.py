@@ -106,28 +106,26 @@ def test_block_streaming_gateway_never_sends_media_twice() -> None:
     lines = run("block_streaming_gateway.py")
     sends = [line for line in lines if line.startswith("   send ")]
     sent = [json.loads(line.split(": ", 1)[1]) for line in sends]
-    media = [p["mediaUrl"] for p in sent if "mediaUrl" in p]
-    media += [ref for p in sent for ref in p.get("mediaUrls", [])]
+    media = [ref for p in sent for ref in p.get("mediaUrls", [])]
     assert media == [
         "https://example.com/charts/q3.png",
         "/workspace/reports/Q3 summary.xlsx",
         "/workspace/out/map.png",
         "/workspace/out/legend.png",  # only the final payload had it
     ]
-    # a half-written MEDIA: line and a lone [ are held back, never shown in pieces
-    assert "   feed 'quarterly chart.\\nMED'  (holding 'MED')" in lines
-    assert not any("MED" in p.get("text", "") for p in sent)
+    # blocks end at paragraph starts: never in a half-written MEDIA: line, tag or fence
+    assert not any("MED" in p.get("text", "") and "```" not in p["text"] for p in sent)
+    assert not any("[[" in p.get("text", "") for p in sent)
+    assert {"text": "```\nMEDIA:/not/a/directive.png\n\n```", "replyToId": "m-1"} in sent
     # turn 1 streamed everything: the final payload is dropped whole
     first = lines.index("-- turn answering m-2")
     assert "   final: nothing left to send" in lines[:first]
-    assert all(p.get("replyToId") == "m-1" for p in sent[:7])
-    # turn 2 broke off: the final keeps the new text and the new media only
+    turn1 = [json.loads(x.split(": ", 1)[1]) for x in lines[:first] if x.startswith("   send ")]
+    assert turn1 and all(p.get("replyToId") == "m-1" for p in turn1)
+    # turn 2 broke off: the final keeps the text and the new media only
     assert sends[-1].startswith("   send final: ")
-    assert sent[-1] == {
-        "text": "Rendering the map now.\nThe legend explains the colours.",
-        "mediaUrls": ["/workspace/out/legend.png"],
-    }
-    assert lines[-1] == "11 sends, 4 attachments, 4 distinct"
+    assert sent[-1]["mediaUrls"] == ["/workspace/out/legend.png"]
+    assert lines[-1] == "8 sends, 4 attachments, 4 distinct"
 
 
 def test_skill_runner_classifies_budgets_and_offloads(tmp_path: Path) -> None:
