@@ -282,6 +282,10 @@ _BAD_ARGUMENTS: list[tuple[str, Callable[[], Any], str]] = [
         "validation_failed",
     ),
     ("FailureBudget.failures", lambda: envelope.FailureBudget().failures(None), "tool"),
+    ("Policy", lambda: richout.Policy(workspace_root=3), "workspace_root"),  # type: ignore[arg-type]
+    ("Policy", lambda: richout.Policy(allow_hosts="x.com"), "allow_hosts"),
+    ("Policy", lambda: richout.Policy(allow_home_paths="no"), "allow_home_paths"),  # type: ignore[arg-type]
+    ("Policy.check", lambda: richout.Policy().check(3), "reference"),  # type: ignore[arg-type]
     ("BlockStreamer", lambda: richout.BlockStreamer(current_message_id=1), "current_message_id"),
     ("BlockStreamer", lambda: richout.BlockStreamer(policy={}), "policy"),
     ("BlockStreamer", lambda: richout.BlockStreamer(ledger=[]), "ledger"),

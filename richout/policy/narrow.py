@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .._text import ascii_lower
-from ..errors import InvalidInput, InvalidOptions
+from ..errors import InvalidInput, InvalidOptions, require_str
 from . import OK, Verdict
 from .ip import is_legacy_ipv4_literal, parse_canonical_ipv4
 from .local import is_windows_drive, strip_file_prefix
@@ -360,6 +360,7 @@ class Policy:
 
     def check(self, reference: str) -> Verdict:
         """The verdict on a reference the baseline accepted: ``OK`` or ``media.policy.<rule>``."""
+        require_str(reference, "reference")
         if not self.allow_control_characters:
             m = _CONTROL.search(reference)
             if m is not None:
