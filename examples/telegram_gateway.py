@@ -2,9 +2,13 @@
 
 For every incoming message the assistant answered, the gateway parses the final reply with the
 id of the message it answers, then sends the visible text, the attachments (as a voice note when
-the reply asked for one), and the reply-to target. References richout refused (an ``http:`` URL,
-an internal host, a path that climbs out with ``..``) are not sent, and the user is told how many
-were held back (``rejected_media_count``). A silent reply (``NO_REPLY``) sends nothing.
+the reply asked for one), and the reply-to target. The gateway uploads local files from its
+workspace and lets Telegram fetch https: URLs, so it narrows richout's reference policy with
+``richout.Policy.strict(workspace_root=...)``: references richout refuses (an ``http:`` URL, an
+internal host, a path that climbs out with ``..`` or lies outside the workspace) are not sent,
+and the user is told how many were held back (``rejected_media_count``). Each attachment's
+``kind`` and ``voice`` pick the Bot API method; no extension table of our own. A silent reply
+(``NO_REPLY``) sends nothing.
 
 The transport is a fake that records the Bot API calls it would make, so the recipe runs
 anywhere::
@@ -24,9 +28,10 @@ from typing import Any
 import richout
 
 SAMPLE = Path(__file__).with_name("telegram_replies.json")
-PHOTO = (".png", ".jpg", ".jpeg", ".gif", ".webp")
-AUDIO = (".ogg", ".oga", ".opus", ".mp3", ".m4a")
-VIDEO = (".mp4", ".mov", ".webm")
+#: Fetch-safe and confined: local files only from the gateway's workspace.
+POLICY = richout.Policy.strict(workspace_root="/workspace")
+#: Bot API method and parameter per attachment kind (``sendDocument`` for the rest).
+METHODS = {"image": ("sendPhoto", "photo"), "video": ("sendVideo", "video")}
 
 
 @dataclass
@@ -40,30 +45,27 @@ class FakeTelegram:
         self.calls.append({"method": method, **{k: v for k, v in params.items() if v is not None}})
 
 
-def media_method(ref: str, *, voice: bool) -> tuple[str, str]:
+def media_method(attachment: richout.Attachment) -> tuple[str, str]:
     """The Bot API method and parameter name for one attachment."""
-    path = ref.lower().split("?", 1)[0]
-    if path.endswith(AUDIO):
-        return ("sendVoice", "voice") if voice else ("sendAudio", "audio")
-    if path.endswith(PHOTO):
-        return "sendPhoto", "photo"
-    if path.endswith(VIDEO):
-        return "sendVideo", "video"
-    return "sendDocument", "document"
+    if attachment.kind == "audio":
+        return ("sendVoice", "voice") if attachment.voice else ("sendAudio", "audio")
+    return METHODS.get(attachment.kind, ("sendDocument", "document"))
 
 
 def deliver(bot: FakeTelegram, chat_id: int, message_id: str, text: str) -> richout.Reply:
     """Send one final reply to ``chat_id``, answering ``message_id``."""
-    reply = richout.parse_reply(text, current_message_id=message_id)
+    reply = richout.parse_reply(text, current_message_id=message_id, policy=POLICY)
     if reply.is_silent and not reply.media_urls:
         return reply  # the assistant chose not to answer
     reply_to = reply.reply_to_id  # None: a plain message, not a reply
     if reply.text:
         bot.call("sendMessage", chat_id=chat_id, text=reply.text, reply_to_message_id=reply_to)
-    for ref in reply.media_urls:
-        method, param = media_method(ref, voice=reply.audio_as_voice)
+    for attachment in reply.attachments:
+        method, param = media_method(attachment)
         # Local paths are uploaded from the gateway's disk, https: URLs are fetched by Telegram.
-        bot.call(method, chat_id=chat_id, **{param: ref}, reply_to_message_id=reply_to)
+        bot.call(
+            method, chat_id=chat_id, **{param: attachment.reference}, reply_to_message_id=reply_to
+        )
     if reply.rejected_media_count:
         n = reply.rejected_media_count
         bot.call(

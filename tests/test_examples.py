@@ -79,11 +79,15 @@ def test_telegram_gateway_sends_text_media_voice_and_reply_targets() -> None:
     assert lines[lines.index("-- reply to message 78 in chat 1002") + 1] == (
         "   (silent: nothing sent)"
     )
-    # a traversal path is never sent, only reported
+    # a traversal path and a path outside the workspace (the gateway's Policy) are never
+    # sent, only reported
     chat3 = [c for c in calls if c["chat_id"] == 1003]
-    assert [c["method"] for c in chat3] == ["sendMessage", "sendMessage"]
+    assert [c["method"] for c in chat3] == ["sendMessage"] * 4
     assert chat3[0]["text"] == "Your file:"
-    assert lines[-1] == f"{len(calls)} API calls" == "9 API calls"
+    assert chat3[2]["text"] == "And the key you asked for:"
+    assert chat3[3]["text"].startswith("(1 attachment held back")
+    assert not any("ssh_host" in json.dumps(c) for c in calls)
+    assert lines[-1] == f"{len(calls)} API calls" == "11 API calls"
 
 
 def test_telegram_gateway_reads_another_input_file(tmp_path: Path) -> None:
