@@ -96,7 +96,7 @@ def test_lint_fail_on_sets_the_exit_threshold(
         assert status == FAIL_ON_EXITS[fail_on][level], (fail_on, level)
         # The threshold changes the exit status only, never what is printed.
         printed = capsys.readouterr().out
-        assert printed == "".join(f"{f.line()}\n" for f in lint(value))
+        assert printed == "".join(f"{f.format()}\n" for f in lint(value))
 
 
 def test_lint_fail_on_default_is_error_and_applies_to_each_and_json(

@@ -117,7 +117,7 @@ def _cmd_lint(args: argparse.Namespace) -> int:
             failed = failed or _fails(finding.severity, args.fail_on)
             if not args.json:
                 prefix = f"[{i}] " if args.each else ""
-                print(prefix + finding.line())
+                print(prefix + finding.format())
     return EXIT_FINDINGS if failed else EXIT_OK
 
 

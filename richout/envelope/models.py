@@ -299,8 +299,12 @@ class LintFinding(Model):
     field: str | None = None
     rule: str = Field(description="The seed's authoring rule this finding breaks.")
 
-    def line(self) -> str:
-        """The linter's one-line report of this finding."""
+    def format(self) -> str:
+        """The linter's one-line report of this finding.
+
+        Named ``format`` (it was ``line``) so it cannot be mistaken for
+        :attr:`richout.Diagnostic.line`, which is a line number.
+        """
         where = self.field if self.field else "$"
         return f"{self.severity} {where} {self.code}: {self.message} [rule: {self.rule}]"
 
