@@ -15,6 +15,7 @@ __all__ = [
     "Edit",
     "Patch",
     "apply",
+    "common_prefix",
     "compose",
     "diff_patch",
     "invert",
@@ -214,6 +215,18 @@ def offset_mapper(patch: Sequence[Edit]) -> Callable[[int], int]:
     return to_input
 
 
+def common_prefix(a: str, b: str) -> int:
+    """Length of the common prefix of ``a`` and ``b`` (block compares, then characters)."""
+    n = min(len(a), len(b))
+    p = 0
+    step = 256
+    while step:
+        while p + step <= n and a[p : p + step] == b[p : p + step]:
+            p += step
+        step //= 4
+    return p
+
+
 def diff_patch(before: str, after: str) -> Patch:
     """One edit turning ``before`` into ``after``: the span between their common ends.
 
@@ -222,21 +235,6 @@ def diff_patch(before: str, after: str) -> Patch:
     """
     if before == after:
         return []
-    n = min(len(before), len(after))
-    p = 0
-    step = 256
-    while step:
-        while p + step <= n and before[p : p + step] == after[p : p + step]:
-            p += step
-        step //= 4
-    q = 0
-    step = 256
-    while step:
-        while (
-            q + step <= n - p
-            and before[len(before) - q - step : len(before) - q]
-            == after[len(after) - q - step : len(after) - q]
-        ):
-            q += step
-        step //= 4
+    p = common_prefix(before, after)
+    q = common_prefix(before[p:][::-1], after[p:][::-1])
     return [Edit(p, len(before) - q, before[p : len(before) - q], after[p : len(after) - q])]

@@ -22,7 +22,7 @@ from typing import Literal
 
 from . import _media_diag
 from ._markdown import ImageSpan, find_images
-from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_pieces
+from ._patch import Edit, Patch, apply, common_prefix, compose, offset_mapper, patch_from_pieces
 from ._payload import Item, Judge, PayloadResult, analyse_payload
 from ._text import (
     JS_WS,
@@ -566,23 +566,11 @@ def _walk_pieces(lines: LineBreaks, changes: list[_LineChange]) -> list[tuple[in
     return pieces
 
 
-def _common_prefix(a: str, b: str) -> int:
-    """Length of the common prefix of ``a`` and ``b`` (block compares, then characters)."""
-    n = min(len(a), len(b))
-    p = 0
-    step = 256
-    while step:
-        while p + step <= n and a[p : p + step] == b[p : p + step]:
-            p += step
-        step //= 4
-    return p
-
-
-def _narrow(raw: str, start: int, end: int, repl: str) -> tuple[int, int, str]:
+def _narrow_edit(raw: str, start: int, end: int, repl: str) -> tuple[int, int, str]:
     """Shrink a replacement of ``raw[start:end]`` by its common prefix and suffix."""
     old = raw[start:end]
-    p = _common_prefix(old, repl)
-    q = _common_prefix(old[p:][::-1], repl[p:][::-1])
+    p = common_prefix(old, repl)
+    q = common_prefix(old[p:][::-1], repl[p:][::-1])
     return start + p, end - q, repl[p : len(repl) - q]
 
 
@@ -602,7 +590,7 @@ def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str | None]]) ->
         if repl:
             # Keep the edit minimal: the unchanged head and tail of a cleaned line stay
             # outside it, so later stages' offsets map back to the exact input characters.
-            start, end, repl = _narrow(raw, start, end, repl)
+            start, end, repl = _narrow_edit(raw, start, end, repl)
             if start == end and not repl:
                 continue
         if start == run_end:

@@ -175,27 +175,17 @@ def check_hostname(hostname: str, *, ip_literal_first: bool = True) -> Verdict:
     # another letter and are accepted here without the IP parsers.
     if h[-1] not in _HEXDIGITS and ":" not in h:
         return OK
-    # Rule 4, IPv4.
-    v4 = parse_canonical_ipv4(h)
-    if v4 is not None:
-        block = blocked_ipv4_range(v4)
-        if block is None:
-            return OK
-        return Verdict(False, "media.remote.ip_blocked", _ip_reason(h, block))
+    # Rule 4: an IPv4 literal, or (for callers that do not canonicalise) an IPv6 one.
+    literal = _ip_literal_verdict(h, shown)
+    if literal is not None:
+        return literal
     if ":" in h:
-        v6 = parse_ipv6(h)
-        if v6 is None:
-            # Rule 5.
-            return Verdict(
-                False,
-                "media.remote.ip_blocked",
-                f"host {shown} contains ':' but is not a parseable IP address",
-            )
-        # Rule 4, IPv6 (only reachable for callers that do not canonicalise).
-        problem = _ipv6_problem(v6)
-        if problem is None:
-            return OK
-        return Verdict(False, "media.remote.ip_blocked", f"host {shown} {problem}")
+        # Rule 5.
+        return Verdict(
+            False,
+            "media.remote.ip_blocked",
+            f"host {shown} contains ':' but is not a parseable IP address",
+        )
     # Rule 6.
     if is_legacy_ipv4_literal(h):
         value = legacy_ipv4_value(h)
