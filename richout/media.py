@@ -24,6 +24,9 @@ from . import _media_diag
 from ._markdown import ImageSpan, find_images
 from ._patch import Edit, Patch, apply, common_prefix, compose, offset_mapper, patch_from_pieces
 from ._payload import Item, Judge, PayloadResult, analyse_payload
+from ._tagclose import normalize_boundaries
+from ._tagcode import StageCode
+from ._tagscan import AUDIO_HEAD, REPLY_HEAD
 from ._text import (
     JS_WS,
     LineBreaks,
@@ -744,6 +747,33 @@ def _build_segments(lines: LineBreaks, changes: list[_LineChange]) -> list[Segme
     return sb.build()
 
 
+def _tag_pass_shortcut(
+    core: str, walked: bool, cmap: CodeMap | None, profile: Profile
+) -> str | None:
+    """What ``parse_directives(core, strip_reply_tags=False).text`` gives, when the audio
+    flag it would report is certainly False and the answer needs no tag reading; else None.
+
+    Only the outputs are replaced (explanations run the full pass). Profile ``next``'s tag
+    pass reads audio tags only at :data:`AUDIO_HEAD` matches and reply tags only at
+    :data:`REPLY_HEAD` matches, and normalises the boundaries (§5.1) when it recognised a tag
+    or the text holds no ``[[``:
+
+    * no ``[[``: the pass is exactly that normalisation (``tests/test_fastpaths.py``);
+    * no audio head: no audio tag, so when the walk consumed nothing the split keeps its
+      raw text and the tag text is never read; with no reply head either, the text is kept.
+    """
+    if profile.normalize_rewritten_whitespace:
+        return None  # the release has its own tag module
+    if "[[" not in core:
+        code = StageCode(core, cmap)
+        return normalize_boundaries(core, code.in_code, code.owns_tail)[0]
+    if AUDIO_HEAD.search(core) is not None:
+        return None
+    if not walked or REPLY_HEAD.search(core) is None:
+        return core
+    return None
+
+
 def _no_trim(s: str) -> tuple[str, Patch]:
     """``s`` kept whole (``preserve_trailing_whitespace``): no trim, no edit."""
     return s, []
@@ -956,21 +986,27 @@ def _split(
     directives: Directives | None = None
     # Without "[[" the tag pass can only trim, and an unconsumed reply keeps its raw text, so
     # nothing the pass computes would reach the outputs.
-    tags_matter = explain or "[[" in visible or bool(walk.media) or walk.consumed
+    walked = bool(walk.media) or walk.consumed
+    tags_matter = explain or "[[" in visible or walked
     if extract_audio_directives and tags_matter:
         # With ``preserve`` the tags are read in the text before its trailing whitespace,
         # which then ends the result unchanged.
         core = js_rtrim(visible) if preserve else visible
-        directives = parse_directives(
-            core,
-            strip_audio_tag=True,
-            strip_reply_tags=False,
-            explain=explain,
-            code_map=walker.code_map_if_built() if core == raw else None,
-            profile=profile,
-        )
-        tagged = directives.text + visible[len(core) :]
-        audio = directives.audio_as_voice
+        cmap = walker.code_map_if_built() if core == raw else None
+        shortcut = None if explain else _tag_pass_shortcut(core, walked, cmap, profile)
+        if shortcut is not None:
+            tagged = shortcut + visible[len(core) :]
+        else:
+            directives = parse_directives(
+                core,
+                strip_audio_tag=True,
+                strip_reply_tags=False,
+                explain=explain,
+                code_map=cmap,
+                profile=profile,
+            )
+            tagged = directives.text + visible[len(core) :]
+            audio = directives.audio_as_voice
     final = tagged if preserve else js_rtrim(tagged)
 
     media = walk.media

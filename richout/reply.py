@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ._patch import Edit, Patch, apply, compose, offset_mapper, patch_from_pieces
-from ._tagscan import ws_end
+from ._tagscan import REPLY_HEAD, ws_end
 from ._text import ascii_lower, is_js_ws, js_ltrim, js_rtrim
 from .codemap import CodeMap
 from .diagnostics import Diagnostics
@@ -424,7 +424,9 @@ def parse_reply(
     directives = None
     t2 = t1
     brackets = _has_double_bracket(t1)
-    if brackets:
+    # The reply stage reads tags only at REPLY_HEAD matches; without one it finds none and
+    # every output it gives is the default below (explanations still run it).
+    if brackets and (explain or REPLY_HEAD.search(t1) is not None):
         directives = parse_directives(
             t1,
             current_message_id=current_message_id,
