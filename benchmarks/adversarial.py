@@ -1,10 +1,16 @@
-"""Cost of every op on the hostile corpus: seconds and seconds per MB, worst first.
+"""Cost of every op on hostile inputs: seconds and seconds per MB, worst first.
 
-    python benchmarks/adversarial.py [--ops media,directives,reply,embed,render] [--top 15]
+    python benchmarks/adversarial.py [--ops media,directives,reply,embed,render]
+                                     [--explain | --stream] [--only SUBSTR] [--top 15]
+    python benchmarks/adversarial.py --growth [--explain | --stream]
 
 The inputs are ``make_corpus.py``'s ``adversarial.json`` (60 inputs, 17 MB: 1 MB lines,
 100k ``MEDIA:`` lines, 100k ``[[``, unclosed ``[[reply_to:`` runs, 50k-backtick runs,
-1000-deep containers, lone surrogates ...). Linear cost shows as a flat seconds-per-MB column.
+1000-deep containers, lone surrogates ...) plus the families below (issue 8), each sized
+about 1 MB. ``--explain`` runs every op with ``explain=True``; ``--stream`` feeds each input
+to a :class:`richout.StreamingParser` in 64-byte chunks, then ``finish()``. Linear cost shows
+as a flat seconds-per-MB column; the target is 0.5 s/MB (+5 ms) in every mode.
+``--growth`` times each family at n and 4n and prints the ratio (about 4 when linear).
 """
 
 from __future__ import annotations
@@ -22,9 +28,49 @@ sys.path.insert(0, str(HERE))
 import make_corpus  # noqa: E402
 
 SEED = 20260520
+MB = 1 << 20
+CHUNK = 64
+
+# Hostile families (issue 8, item 3): each maps n to a text; ``FAMILY_N`` sizes it ~1 MB.
+FAMILIES: dict[str, Callable[[int], str]] = {
+    # named in the issue
+    "reply_to_openers_one_close": lambda n: "[[reply_to:" * n + "\nx]]",
+    "malformed_reply_tags_one_line": lambda n: "[[reply_to:a]" * n,
+    "malformed_current_tags_one_line": lambda n: "[[reply_to_current] " * n,
+    "malformed_audio_tags_one_line": lambda n: "[[audio_as_voice] " * n,
+    "media_lines": lambda n: "\n".join(f"MEDIA:/tmp/x{i}.png" for i in range(n)),
+    "reply_to_unclosed": lambda n: "[[reply_to:x " * n,
+    "bracket_openers": lambda n: "MEDIA:/tmp/a.png\n" + "[" * n,
+    "tilde_fences_unclosed": lambda n: "MEDIA:/tmp/a.png\n" + "~~~ x\n" * n,
+    "blank_lines_with_media": lambda n: "MEDIA:/tmp/a.png" + "\n" * n + "end",
+    # our own
+    "unclosed_link_destinations": lambda n: "MEDIA:/tmp/a.png\n" + "[a](<b " * n,
+    "unclosed_image_destinations": lambda n: "![a](https://x.test/" * n,
+    "list_marker_lines": lambda n: ("- " * 2000 + "MEDIA:/tmp/a.png\n") * max(n // 2000, 1),
+    "table_rows": lambda n: "| a | b |\n|---|---|\n" + "| MEDIA:/tmp/a.png | x |\n" * n,
+    "brackets_before_reply_tag": lambda n: ("[" * 1000 + "[[reply_to:x]]\n") * max(n // 1000, 1),
+    "cr_only_lines": lambda n: "MEDIA:/tmp/a.png\r[[audio_as_voice]] x\r" * n,
+    "code_spans_with_tags": lambda n: "`a` [[reply_to_current]] ``b`` " * n,
+    "bracket_run": lambda n: "[" * n,
+    "current_tag_run": lambda n: "[[reply_to_current]]" * n,
+    "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,
+}
 
 
-def op_functions(options: dict[str, Any] | None) -> dict[str, Callable[[str], Any]]:
+def family_n(make: Callable[[int], str], size: int = MB) -> int:
+    """The n that makes the family about ``size`` characters."""
+    unit = max(len(make(1000)) / 1000, 1e-3)
+    return max(int(size / unit), 1)
+
+
+def inputs(only: str | None) -> list[tuple[str, str, dict[str, Any] | None]]:
+    """The corpus inputs and the families, ~1 MB each."""
+    out = [(n, t, o) for n, t, _, o in make_corpus.make_adversarial(SEED)]
+    out += [(f"family:{k}", f(family_n(f)), None) for k, f in FAMILIES.items()]
+    return [x for x in out if only is None or only in x[0]]
+
+
+def op_functions(options: dict[str, Any] | None, explain: bool) -> dict[str, Callable[[str], Any]]:
     """Each public pipeline, with the input's options where they apply."""
     import richout
 
@@ -34,40 +80,89 @@ def op_functions(options: dict[str, Any] | None) -> dict[str, Callable[[str], An
         "markdown_image_allowlist": opts.get("markdownImageAllowlist"),
     }
     return {
-        "media": lambda t: richout.split_media(t, **media_kw),
-        "directives": richout.parse_directives,
-        "reply": richout.parse_reply,
-        "embed": richout.extract_embeds,
-        "render": richout.render_reply,
+        "media": lambda t: richout.split_media(t, explain=explain, **media_kw),
+        "directives": lambda t: richout.parse_directives(t, explain=explain),
+        "reply": lambda t: richout.parse_reply(t, explain=explain),
+        "embed": lambda t: richout.extract_embeds(t, explain=explain),
+        "render": lambda t: richout.render_reply(t, explain=explain),
     }
 
 
+def stream(text: str) -> None:
+    """Feed ``text`` to a streaming parser in 64-character chunks, then finish."""
+    import richout
+
+    p = richout.StreamingParser()
+    for i in range(0, len(text), CHUNK):
+        p.feed(text[i : i + CHUNK])
+    p.finish()
+
+
+def runs(args: argparse.Namespace, options: dict[str, Any] | None) -> dict[str, Callable[..., Any]]:
+    if args.stream:
+        return {"stream": stream}
+    fns = op_functions(options, args.explain)
+    return {op: fn for op, fn in fns.items() if op in args.ops.split(",")}
+
+
+def timed(fn: Callable[[str], Any], text: str) -> float:
+    t0 = time.perf_counter()
+    fn(text)
+    return time.perf_counter() - t0
+
+
+def growth(args: argparse.Namespace) -> int:
+    """Each family at n and 4n (n sized ~256 KB): the time ratio per op."""
+    print("| family | op | s at n | s at 4n | ratio |")
+    print("|---|---|---:|---:|---:|")
+    worst = 0.0
+    for name, make in FAMILIES.items():
+        if args.only and args.only not in name:
+            continue
+        n = family_n(make, MB // 4)
+        small, large = make(n), make(4 * n)
+        for op, fn in runs(args, None).items():
+            a, b = timed(fn, small), timed(fn, large)
+            ratio = b / max(a, 1e-6)
+            worst = max(worst, ratio)
+            print(f"| {name} | {op} | {a:.3f} | {b:.3f} | {ratio:.1f} |", flush=True)
+    print(f"\nworst ratio {worst:.1f} (4 is linear)")
+    return 0
+
+
 def main() -> int:
-    """Time every op on every adversarial input and print the worst cases."""
+    """Time every op on every hostile input and print the worst cases."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--ops", default="media,directives,reply,embed,render")
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument("--only", default=None, help="inputs whose name contains this")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--explain", action="store_true", help="explain=True")
+    mode.add_argument("--stream", action="store_true", help="StreamingParser, 64-byte chunks")
+    ap.add_argument("--growth", action="store_true", help="families at n and 4n")
     args = ap.parse_args()
-    wanted = args.ops.split(",")
+    if args.growth:
+        return growth(args)
+    label = "stream" if args.stream else "explain" if args.explain else "plain"
     rows = []
-    for name, text, _note, options in make_corpus.make_adversarial(SEED):
+    for name, text, options in inputs(args.only):
         mb = max(len(text.encode("utf-8", "surrogatepass")) / 1e6, 1e-6)
-        for op, fn in op_functions(options).items():
-            if op not in wanted:
-                continue
-            t0 = time.perf_counter()
-            fn(text)
-            dt = time.perf_counter() - t0
+        for op, fn in runs(args, options).items():
+            dt = timed(fn, text)
             rows.append((dt / mb, dt, mb, op, name))
     rows.sort(reverse=True)
+    print(f"mode {label}\n")
     print("| input | op | MB | s | s / MB |")
     print("|---|---|---:|---:|---:|")
     for per_mb, dt, mb, op, name in rows[: args.top]:
         print(f"| {name} | {op} | {mb:.2f} | {dt:.3f} | {per_mb:.3f} |")
+    print("\nworst per op:")
+    for op in sorted({r[3] for r in rows}):
+        w = max(r for r in rows if r[3] == op)
+        ok = "ok" if w[1] <= 0.5 * w[2] + 0.005 else "OVER"
+        print(f"  {op:10} {w[0]:7.3f} s/MB  ({w[4]}) {ok}")
     total = sum(r[1] for r in rows)
-    worst = rows[0]
-    print(f"\n{len(rows)} runs, {total:.1f} s in all; worst {worst[0]:.3f} s/MB")
-    print(f"(input {worst[4]}, op {worst[3]})")
+    print(f"\n{len(rows)} runs, {total:.1f} s in all; worst {rows[0][0]:.3f} s/MB")
     return 0
 
 
