@@ -49,12 +49,18 @@ __all__ = ["split_media"]
 
 #: MEDIA_TOKEN: ``MEDIA:`` (ASCII case-insensitive) not preceded by an ASCII word character.
 _MEDIA_AT_BOUNDARY = re.compile(r"(?<![A-Za-z0-9_])media:", re.IGNORECASE | re.ASCII)
-#: A line made only of whitespace (other than the line feed that ends it).
-_WS_ONLY_LINE = re.compile("(?m)^[" + JS_WS.replace("\n", "") + "]+$")
+# Whitespace-only lines are emptied with patterns that open on a line break: the engine
+# then jumps from break to break instead of trying a line start at every offset (an
+# anchored "(?m)^" pattern ran at about 50 MB/s over kept text).
+_WS_NO_LF = JS_WS.replace("\n", "")
+_WS_NO_BREAK = _WS_NO_LF.replace("\r", "")
+#: The whitespace of a line made only of whitespace, after the line feed that opens it.
+_WS_LINE_AFTER_LF = re.compile("\n[" + _WS_NO_LF + "]+(?=\n|\\Z)")
+#: The same for a text's first line.
+_WS_FIRST_LINE = re.compile("[" + _WS_NO_LF + "]+(?=\n|\\Z)")
 #: The same where CR, CRLF and LF all end a line.
-_WS_ONLY_LINE_CR = re.compile(
-    "(?:(?<=[\r\n])|^)[" + JS_WS.replace("\n", "").replace("\r", "") + "]+(?=[\r\n]|$)"
-)
+_WS_LINE_AFTER_BREAK_CR = re.compile("([\r\n])[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
+_WS_FIRST_LINE_CR = re.compile("[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 _BLANKS = re.compile(r"[ \t]*")
 _MAX_IMAGE_LINE_UNITS = 20_000
@@ -625,6 +631,18 @@ def _leading_blank_lines(s: str, cr: bool) -> int:
         return end
 
 
+def _drop_ws_only_lines(block: str, cr: bool) -> str:
+    """``block`` with every line made only of whitespace emptied (its breaks kept)."""
+    if cr:
+        after, first, repl = _WS_LINE_AFTER_BREAK_CR, _WS_FIRST_LINE_CR, "\\1"
+    else:
+        after, first, repl = _WS_LINE_AFTER_LF, _WS_FIRST_LINE, "\n"
+    out = after.sub(repl, block)
+    # The substitution keeps every break, so the first line still ends where it did.
+    m = first.match(out)
+    return out[m.end() :] if m is not None else out
+
+
 class _TextSeg:
     """A text segment under construction: pieces joined once at the end."""
 
@@ -695,7 +713,7 @@ class _SegmentBuilder:
         # Appending to an open text segment: each line adds the previous break and itself,
         # except that a whitespace-only line adds nothing after that break.
         block = raw[start:end]
-        rest = (_WS_ONLY_LINE_CR if lines.cr else _WS_ONLY_LINE).sub("", block)
+        rest = _drop_ws_only_lines(block, lines.cr)
         seg = self.items[-1]
         assert isinstance(seg, _TextSeg)
         seg.pieces.append(self.sep)

@@ -8,14 +8,18 @@ code markers and JavaScript whitespace at both ends.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 
 import richout
+from richout._text import JS_WS
 from richout.codemap import CodeMap
-from richout.media import _tag_pass_shortcut
+from richout.media import _drop_ws_only_lines, _tag_pass_shortcut
+from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
 
 _PIECES = [
@@ -138,3 +142,122 @@ def test_render_reply_lazy_outputs_equal_full(text: str, profile: str) -> None:
     lazy = richout.render_reply(text, profile=profile)
     full = richout.render_reply(text, profile=profile, explain=True)
     assert _outputs(lazy, _RENDER_OUT) == _outputs(full, _RENDER_OUT)
+
+
+# The patterns the line-walk used before: a line start tried at every offset.
+_OLD_WS_ONLY_LINE = re.compile("(?m)^[" + JS_WS.replace("\n", "") + "]+$")
+_OLD_WS_ONLY_LINE_CR = re.compile(
+    "(?:(?<=[\r\n])|^)[" + JS_WS.replace("\n", "").replace("\r", "") + "]+(?=[\r\n]|$)"
+)
+_LINE_CHARS = st.sampled_from(["x", "\n", "\r", "\r\n", " ", "\t", "\x0b", "\u00a0", "\u3000"])
+
+
+@_SETTINGS
+@given(st.lists(_LINE_CHARS, max_size=40).map("".join))
+def test_whitespace_only_lines_emptied_as_before(block: str) -> None:
+    assert _drop_ws_only_lines(block, False) == _OLD_WS_ONLY_LINE.sub("", block)
+    assert _drop_ws_only_lines(block, True) == _OLD_WS_ONLY_LINE_CR.sub("", block)
+
+
+_SCHEMES = ["https://", "HTTPS://", "hTtPs://", "https:/", "https:", "https:\\\\", "http://", ""]
+_LABELS = [
+    "a",
+    "example",
+    "EXAMPLE",
+    "cdn-1",
+    "-a",
+    "a-",
+    "a--b",
+    "xn--",
+    "xn--abc",
+    "XN--nxasmq6b",
+    "0x10",
+    "0X1f",
+    "0",
+    "1",
+    "127",
+    "08",
+    "localhost",
+    "local",
+    "internal",
+    "metadata",
+    "google",
+    "cafe",
+    "face",
+    "é",
+    "ß",
+    "%41",
+    "a b",
+    "a\tb",
+    "a_b",
+    "x" * 70,
+    "",
+]
+_HOST_SEPS = [".", ".", ".", "..", "。", "%2e"]
+_TAILS = [
+    "",
+    "/",
+    "/a.png",
+    "/a@b.png",
+    "/a:b",
+    "?q=1&x=%20",
+    "#frag",
+    "/%2e%2e/x",
+    "\\x",
+    "/\\x",
+    ":443/a",
+    ":99999/",
+    ":/",
+    "@evil.com/",
+    "user:pw@",
+    "/a b",
+    "/a\tb",
+    "/\n",
+    " ",
+    "\x00",
+    "/é",
+    "/[x]",
+    "/{|}^`",
+]
+
+
+# Near-plain URLs: mostly what the lexical check accepts, with the decisive perturbations.
+_PLAIN_LABELS = ["a", "example", "EXAMPLE", "cdn-1", "-a", "a-", "a--b", "io", "0x10", "127"]
+_PLAIN_LABELS += ["xn--abc", "localhost", "local", "internal", "cafe", "1e", "0"]
+_PLAIN_TAILS = ["", "/", "/a.png", "/a@b.png", "/a:b", "?q=1&x=%20", "#frag", "/%2e%2e/x"]
+_PLAIN_TAILS += ["/[x]", "/{|}^`", "/\\x", ":443/", "@x.com/", "/a b"]
+
+
+@st.composite
+def _urls(draw: st.DrawFn, plain: bool = False) -> str:
+    pool = _PLAIN_LABELS if plain else _LABELS
+    labels = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5))
+    host = labels[0]
+    for label in labels[1:]:
+        host += ("." if plain else draw(st.sampled_from(_HOST_SEPS))) + label
+    if draw(st.integers(0, 9)) == 0:
+        host += "."
+    tail = "".join(draw(st.lists(st.sampled_from(_PLAIN_TAILS if plain else _TAILS), max_size=3)))
+    scheme = draw(st.sampled_from(_SCHEMES[:3] if plain else _SCHEMES))
+    return scheme + host + tail
+
+
+def _agree(url: str) -> None:
+    for first in (True, False):
+        assert check_remote(url, ip_literal_first=first) == _check_remote_full(url, first), url
+
+
+@settings(max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_urls(), _urls(plain=True)))
+def test_plain_https_check_agrees_with_whatwg(url: str) -> None:
+    _agree(url)
+
+
+def test_plain_https_check_on_the_hostile_tables() -> None:
+    urls = [row[0] for row in REMOTE_TABLE] + [f"https://{h}/a.png" for h, _ in HOSTNAME_TABLE]
+    urls += [r[0] for r in REMOTE_TABLE if r[0].lower().startswith("http")]
+    for url in urls:
+        _agree(url)
+    # The lexical check answers for the plain URLs it was built for.
+    assert _plain_https_ok("https://cdn.example.com/a/b.png?x=1#y", True)
+    assert not _plain_https_ok("https://example.com:443/a.png", True)

@@ -8,6 +8,7 @@ Node itself uses; ``urllib`` would disagree on ``\\``, legacy IPv4 and IDNA.
 
 from __future__ import annotations
 
+import re
 from typing import cast
 
 from ada_url import parse_url
@@ -34,6 +35,11 @@ _BLOCKED_NAMES = frozenset({"localhost", "localhost.localdomain", "metadata.goog
 _BLOCKED_SUFFIXES = (".localhost", ".local", ".internal")
 _HOST_END = frozenset("/\\?#")
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+# A plain https URL (see _plain_https_ok); each label ends at a dot, so no backtracking blowup.
+_PLAIN_HTTPS = re.compile(
+    r"[Hh][Tt][Tt][Pp][Ss]://((?:[A-Za-z0-9-]+\.)+[A-Za-z][A-Za-z0-9-]*)(?:[/?#][!-\[\]-~]*)?\Z"
+)
+_PLAIN_MAX = 2048
 
 
 def _to_usv(s: str) -> str:
@@ -241,8 +247,39 @@ def _invalid_url_reason(url: str) -> str:
     return f"{url[:80]!r} is not a valid URL (WHATWG parsing failed at host {host[:80]!r})"
 
 
+def _plain_https_ok(url: str, ip_literal_first: bool) -> bool:
+    """Is ``url`` a plain ``https://`` URL that the full check certainly accepts?
+
+    Plain means: the scheme, then a host of ASCII letter/digit/hyphen labels joined by
+    single dots whose last label starts with a letter, then nothing or a path, query or
+    fragment of printable ASCII without ``\\``. For such a URL the WHATWG parser cannot
+    fail and reads exactly that host (lower-cased): no userinfo or port (no ``@`` or ``:``
+    before the first ``/?#``), no percent-decoding in the host, no IPv4 reading (the last
+    label is no number), no IDNA work (ASCII without ``xn--``), no C0, space, tab or line
+    break to strip. So the verdict is the hostname rules on that host alone; anything else,
+    and every refusal (whose reason names what was written), goes through the full check.
+    ``tests/test_fastpaths.py`` compares both on generated and hostile URLs.
+    """
+    if len(url) > _PLAIN_MAX:
+        return False  # bounds the one regex pass on hostile input
+    m = _PLAIN_HTTPS.match(url)
+    if m is None:
+        return False
+    host = m.group(1).lower()
+    if "xn--" in host:
+        return False
+    return check_hostname(host, ip_literal_first=ip_literal_first).ok
+
+
 def check_remote(url: str, *, ip_literal_first: bool = True) -> Verdict:
     """MEDIA §8.1: WHATWG parse, https only, no username/password, hostname not blocked."""
+    if _plain_https_ok(url, ip_literal_first):
+        return OK
+    return _check_remote_full(url, ip_literal_first)
+
+
+def _check_remote_full(url: str, ip_literal_first: bool) -> Verdict:
+    """:func:`check_remote` through the WHATWG parser (every URL the lexical check leaves)."""
     head = ascii_lower(url[:8])
     if head.startswith("http://"):
         # The reference rejects http: whether or not the rest parses; say the real fix.
