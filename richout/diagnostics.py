@@ -75,11 +75,15 @@ class Diagnostics:
             self._items, key=lambda t: (t[0], t[1])
         ):
             if field is not None and start == end == 0:
-                out.append(Diagnostic(code=code, severity=severity, message=message, field=field))
+                out.append(
+                    Diagnostic.trusted(code=code, severity=severity, message=message, field=field)
+                )
                 continue
             line, column = index.line_col(start)
+            # Values computed here, of the declared types: validating each of thousands of
+            # records (one per malformed tag) cost more than finding them.
             out.append(
-                Diagnostic(
+                Diagnostic.trusted(
                     code=code,
                     severity=severity,
                     message=message,

@@ -377,7 +377,9 @@ class StreamingParser:
     def _process(self, e: _Emitted, diags: list[Diagnostic]) -> StreamChunk | None:
         """§9.3 on one emitted part; findings are appended to ``diags``."""
         token = self.silent_token
-        d = parse_directives(e.text, profile=self.profile) if "[[" in e.text else None
+        # Every chunk reports its tag findings, so explain in the same pass: a lazy result
+        # would parse the part a second time when its diagnostics are read below.
+        d = parse_directives(e.text, profile=self.profile, explain=True) if "[[" in e.text else None
         recognised = d is not None and (d.has_reply_tag or d.has_audio_tag)
         text = d.text if d is not None and recognised else e.text
         silent = is_token_only(text, token) or is_silent_prefix(text, token)
@@ -408,7 +410,7 @@ class StreamingParser:
         if not text and not audio:
             return None
         self._returned_text = self._returned_text or bool(text)
-        return StreamChunk(
+        return StreamChunk.trusted(
             text=text,
             reply_to_id=self._reply_target(),
             reply_to_explicit_id=d.reply_to_explicit_id if d is not None else None,
@@ -435,7 +437,8 @@ class StreamingParser:
         self, code: str, severity: Severity, message: str, start: int, end: int
     ) -> Diagnostic:
         line, column = self._fed.line_col(start)
-        return Diagnostic(
+        # Values computed here, of the declared types: no validation per record.
+        return Diagnostic.trusted(
             code=code,
             severity=severity,
             message=message,

@@ -488,9 +488,10 @@ def parse_directives(
     _unknown_stage(text2, code2, sink, to_input)
     _explain_precedence(sink, explicit, currents, reply_to_id, current_message_id)
 
-    spans = [Span(kind="audio_tag", start=s, end=e) for s, e in audio]
+    # Spans and records hold values computed here: built without validation per record.
+    spans = [Span.trusted(kind="audio_tag", start=s, end=e) for s, e in audio]
     spans.extend(
-        Span(kind="reply_tag", start=r.in_start, end=r.in_end, value=r.id) for r in replies
+        Span.trusted(kind="reply_tag", start=r.in_start, end=r.in_end, value=r.id) for r in replies
     )
     if audio and replies:
         spans.sort(key=lambda sp: sp.start)

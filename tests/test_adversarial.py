@@ -153,3 +153,75 @@ _SLICE_FAMILIES: dict[str, Callable[[int], str]] = {
     "malformed_reply_tags": lambda n: "[[reply_to:a]" * n,
     "malformed_current_tags": lambda n: "[[reply_to_current] " * n,
 }
+
+
+# --------------------------------------------------------------------------- explanations
+# Work per construct on the explanation paths, counted (issue 8, item 3).
+
+_MANY_FINDINGS: dict[str, Callable[[int], str]] = {
+    "malformed_reply_tags": lambda n: "[[reply_to:a]" * n,
+    "malformed_audio_tags": lambda n: "[[audio_as_voice] " * n,
+    "tags_in_code_spans": lambda n: "`[[reply_to_current]]` [[audio_as_voice]] " * n,
+}
+
+
+@pytest.mark.parametrize("family", sorted(_MANY_FINDINGS))
+def test_explanation_records_are_not_validated_one_by_one(
+    family: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Thousands of findings, spans and edits are built from computed values, not validated.
+
+    Validating each record (pydantic) once cost more than finding it; the counted
+    constructor calls must not grow with the number of findings.
+    """
+    from richout import models
+
+    built: dict[str, int] = {}
+    for cls in (models.Diagnostic, models.Span, models.EditRecord):
+        real = cls.__init__
+
+        def counting(self: Any, /, _real: Any = real, _name: str = cls.__name__, **kw: Any) -> None:
+            built[_name] = built.get(_name, 0) + 1
+            _real(self, **kw)
+
+        monkeypatch.setattr(cls, "__init__", counting)
+    text = _MANY_FINDINGS[family](2_000)
+    for fn in (richout.parse_directives, richout.parse_reply, richout.render_reply):
+        built.clear()
+        result = fn(text, explain=True)
+        assert result.diagnostics or result.spans
+        if fn is not richout.parse_directives:
+            built.pop("Span", 0)  # split_media's spans are its own
+        assert sum(built.values()) <= 20, f"{fn.__name__}: validated {built}"
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def test_streamed_parts_are_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each emitted part with a tag costs one ``parse_directives`` run, explanation included.
+
+    A lazy result whose diagnostics were read at once ran the parse a second time per chunk.
+    """
+    from richout import streaming
+
+    runs = 0
+    real = streaming.parse_directives
+
+    def counting(text: str, **kw: Any) -> Any:
+        nonlocal runs
+        runs += 1
+        return real(text, **kw)
+
+    from richout import tags
+
+    monkeypatch.setattr(streaming, "parse_directives", counting)
+    monkeypatch.setattr(tags, "parse_directives", counting)
+    text = "`a` [[reply_to_current]] ``b`` " * 500
+    p = richout.StreamingParser()
+    chunks = [text[i : i + 64] for i in range(0, len(text), 64)]
+    for c in chunks:
+        p.feed(c)
+    p.finish()
+    # A lazy result's explanation reruns tags.parse_directives: counted here too.
+    assert runs <= len(chunks) + 1, f"{runs} parses for {len(chunks)} chunks"
