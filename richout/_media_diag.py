@@ -760,30 +760,94 @@ def _structure(diag: Diagnostics, walk: Walk, raw: str, cmap: Callable[[], CodeM
         _neighbours(diag, walk, raw, removed)
 
 
+_NONBLANK = re.compile(r"[^ \t\r]")
+#: A neighbouring line: its ``(start, end)`` in the text, or the string it was changed to.
+_Line = tuple[int, int] | str
+
+
 def _neighbours(diag: Diagnostics, walk: Walk, raw: str, removed: list[DirectiveLine]) -> None:
-    """media.structure_changed: what the lines around a removed directive line become."""
+    """media.structure_changed: what the lines around a removed directive line become.
+
+    Lines are ``\n``-delimited here, so in a text of CR-only lines the line before (after) a
+    directive is everything before (after) it. The lines are kept as ranges of ``raw`` and
+    asked only bounded questions (blank? leading columns? an underline? a trailing hard
+    break?): copying them cost the rest of the text per directive (quadratic).
+    """
     changes = {ch.start: ch for ch in walk.changes}
     n = len(raw)
+    first_nonblank: dict[int, int] = {}
+    # Line feeds are searched only between consecutive queries (asked in increasing order
+    # before, decreasing after): with few line feeds, a search to the text's edge per
+    # directive was quadratic.
+    lf_before = [0, -1]  # [searched up to, last "\n" before it]
+    lf_after = [n, n]  # [searched down to, first "\n" at or after it]
 
-    def line_before(ls: int) -> tuple[int, str | None] | None:
-        """(start, visible text or None when removed) of the line before ``ls``."""
+    def line_before(ls: int) -> tuple[int, _Line | None] | None:
+        """(start, the line or None when removed) of the line before ``ls``."""
         if ls == 0:
             return None
         pe = ls - 1
-        pls = raw.rfind("\n", 0, pe) + 1
+        if pe < lf_before[0]:
+            lf_before[1] = raw.rfind("\n", 0, pe)
+        else:
+            k = raw.rfind("\n", lf_before[0], pe)
+            if k >= 0:
+                lf_before[1] = k
+        lf_before[0] = pe
+        pls = lf_before[1] + 1
         ch = changes.get(pls)
-        return pls, (raw[pls:pe] if ch is None else ch.replacement)
+        return pls, ((pls, pe) if ch is None else ch.replacement)
 
-    def line_after(le: int) -> tuple[int, str | None] | None:
+    def line_after(le: int) -> tuple[int, _Line | None] | None:
         if le >= n:
             return None
         ns = le + 1
-        ne = raw.find("\n", ns)
-        ne = n if ne < 0 else ne
+        if ns > lf_after[0]:
+            k = raw.find("\n", ns)
+            lf_after[1] = n if k < 0 else k
+        else:
+            k = raw.find("\n", ns, lf_after[0])
+            if k >= 0:
+                lf_after[1] = k
+        lf_after[0] = ns
+        ne = lf_after[1]
         ch = changes.get(ns)
-        return ne, (raw[ns:ne] if ch is None else ch.replacement)
+        return ne, ((ns, ne) if ch is None else ch.replacement)
 
-    prev_of: dict[int, str | None] = {}
+    def blank(line: _Line) -> bool:
+        """``not line.strip(" \t\r")``."""
+        if isinstance(line, str):
+            return not line.strip(" \t\r")
+        a, b = line
+        # Lines before directives sharing a start (CR-only text) share this search.
+        q = first_nonblank.get(a)
+        if q is None:
+            m = _NONBLANK.search(raw, a)
+            q = first_nonblank[a] = n if m is None else m.start()
+        return q >= b
+
+    def indented(line: _Line) -> bool:
+        """``_columns(line) >= 4`` (at most four characters decide)."""
+        if isinstance(line, str):
+            return _columns(line) >= 4
+        return _columns(raw[line[0] : min(line[1], line[0] + 4)]) >= 4
+
+    def underline(line: _Line) -> bool:
+        if isinstance(line, str):
+            return _SETEXT.fullmatch(line) is not None
+        return _SETEXT.fullmatch(raw, line[0], line[1]) is not None
+
+    def hard_break(line: _Line) -> bool:
+        """``line.rstrip("\r").endswith(...)``."""
+        ends = ("  ", "\t ", " \t", "\\")
+        if isinstance(line, str):
+            return line.rstrip("\r").endswith(ends)
+        a, e = line
+        while e > a and raw[e - 1] == "\r":
+            e -= 1
+        return raw.endswith(ends, a, e)
+
+    prev_of: dict[int, _Line | None] = {}
     for d in removed:
         info = line_before(d.start)
         if info is None:
@@ -792,7 +856,7 @@ def _neighbours(diag: Diagnostics, walk: Walk, raw: str, removed: list[Directive
             prev_of[d.start] = prev_of.get(info[0])
         else:
             prev_of[d.start] = info[1]
-    next_of: dict[int, str | None] = {}
+    next_of: dict[int, _Line | None] = {}
     for d in reversed(removed):
         info = line_after(d.end)
         if info is None:
@@ -804,13 +868,13 @@ def _neighbours(diag: Diagnostics, walk: Walk, raw: str, removed: list[Directive
     for d in removed:
         prev = prev_of[d.start]
         nxt = next_of[d.end]
-        prev_blank = prev is None or not prev.strip(" \t\r")
+        prev_blank = prev is None or blank(prev)
         why = None
-        if nxt is not None and nxt.strip(" \t\r") and _columns(nxt) >= 4 and prev_blank:
+        if nxt is not None and not blank(nxt) and indented(nxt) and prev_blank:
             why = "the next line is indented by 4+ columns and now starts an indented code block"
-        elif nxt is not None and not prev_blank and _SETEXT.fullmatch(nxt) is not None:
+        elif nxt is not None and not prev_blank and underline(nxt):
             why = "the next line now underlines the previous one as a setext heading"
-        elif prev is not None and (prev.rstrip("\r").endswith(("  ", "\t ", " \t", "\\"))):
+        elif prev is not None and hard_break(prev):
             why = "the previous line ends with a hard line break that now has nothing to break"
         if why is not None:
             diag.add(

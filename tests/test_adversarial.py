@@ -225,3 +225,60 @@ def test_streamed_parts_are_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None
     p.finish()
     # A lazy result's explanation reruns tags.parse_directives: counted here too.
     assert runs <= len(chunks) + 1, f"{runs} parses for {len(chunks)} chunks"
+
+
+class _CountingText(str):
+    """A text that counts the characters its searches span and its slices copy."""
+
+    work = 0
+
+    def __getitem__(self, key: Any) -> str:
+        piece = str.__getitem__(self, key)
+        _CountingText.work += len(piece)
+        return piece
+
+    def find(self, sub: str, start: Any = None, end: Any = None) -> int:  # type: ignore[override]
+        a, b, _ = slice(start, end).indices(len(self))
+        k = str.find(self, sub, start, end)
+        _CountingText.work += max((k + 1 if k >= 0 else b) - a, 0)  # what the scan passed
+        return k
+
+    def rfind(self, sub: str, start: Any = None, end: Any = None) -> int:  # type: ignore[override]
+        a, b, _ = slice(start, end).indices(len(self))
+        k = str.rfind(self, sub, start, end)
+        _CountingText.work += max(b - (k if k >= 0 else a), 0)
+        return k
+
+
+@pytest.mark.parametrize(
+    "family",
+    [
+        "cr_only_lines",  # no line feed: the line before/after a directive is the whole rest
+        "lf_lines_between",  # ordinary lines: each neighbour looked at once
+    ],
+)
+def test_removed_line_neighbours_are_not_copied(
+    family: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """media.structure_changed asks bounded questions of the lines around removed lines.
+
+    In CR-only text the ``\\n``-delimited line before (after) each removed directive is all
+    the text before (after) it; searching for and copying it per directive was quadratic.
+    """
+    from richout import _media_diag
+
+    real = _media_diag._neighbours
+
+    def counting(diag: Any, walk: Any, raw: str, removed: Any) -> None:
+        real(diag, walk, _CountingText(raw), removed)
+
+    monkeypatch.setattr(_media_diag, "_neighbours", counting)
+    make = {
+        "cr_only_lines": lambda n: "MEDIA:/tmp/a.png\r[[audio_as_voice]] x  \r===\r" * n,
+        "lf_lines_between": lambda n: "x  \nMEDIA:/tmp/a.png\n    y\n" * n,
+    }[family]
+    for fn in (richout.split_media, richout.parse_reply):
+        text = make(3_000)
+        _CountingText.work = 0
+        fn(text, explain=True)
+        assert _CountingText.work <= 4 * len(text), f"{_CountingText.work} for {len(text)}"
