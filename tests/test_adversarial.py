@@ -282,3 +282,28 @@ def test_removed_line_neighbours_are_not_copied(
         _CountingText.work = 0
         fn(text, explain=True)
         assert _CountingText.work <= 4 * len(text), f"{_CountingText.work} for {len(text)}"
+
+
+def test_direct_diagnostic_records_equal_validated_ones() -> None:
+    """The direct builder gives what validation gives: value, fields set and wire form."""
+    from richout.diagnostics import diagnostic
+    from richout.models import Diagnostic
+
+    for field in (None, "payload.x"):
+        fast = diagnostic(
+            "tag.malformed", "warning", "m", start=3, end=5, line=1, column=4, field=field
+        )
+        slow = Diagnostic(
+            code="tag.malformed",
+            severity="warning",
+            message="m",
+            start=3,
+            end=5,
+            line=1,
+            column=4,
+            field=field,
+        )
+        assert fast == slow
+        assert fast.model_fields_set == slow.model_fields_set
+        assert fast.to_wire() == slow.to_wire()
+        assert list(fast.__dict__) == list(slow.__dict__)
