@@ -907,8 +907,7 @@ def split_media(
             )
         for entry in markdown_image_allowlist:
             require_str(entry, "markdown_image_allowlist entry")
-    if policy is not None and not isinstance(policy, Policy):
-        raise InvalidInput(f"policy must be a richout.Policy or None, got {type(policy).__name__}")
+    _require_policy(policy)
     return _split(
         text,
         extract_markdown_images,
@@ -919,6 +918,40 @@ def split_media(
         preserve=preserve_trailing_whitespace,
         explain=explain,
         policy=policy,
+    )
+
+
+def _require_policy(policy: object) -> None:
+    if policy is not None and not isinstance(policy, Policy):
+        raise InvalidInput(f"policy must be a richout.Policy or None, got {type(policy).__name__}")
+
+
+def split_for_views(
+    text: str,
+    *,
+    extract_markdown_images: bool = False,
+    extract_media_directives: bool = True,
+    preserve_trailing_whitespace: bool = False,
+    profile: Profile,
+    explain: bool,
+    policy: Policy | None,
+) -> MediaSplit:
+    """:func:`split_media` for ``parse_reply`` and ``render_reply``, which checked ``text``,
+    the flags and the profile themselves and never read ``segments``: without ``explain``
+    the result's segments are left empty instead of being built (text, media, flags and the
+    explanation are those of :func:`split_media`)."""
+    _require_policy(policy)
+    return _split(
+        text,
+        extract_markdown_images,
+        None,
+        extract_media_directives,
+        True,
+        profile=profile,
+        preserve=preserve_trailing_whitespace,
+        explain=explain,
+        policy=policy,
+        segments=False,
     )
 
 
@@ -933,9 +966,11 @@ def _split(
     preserve: bool = False,
     explain: bool,
     policy: Policy | None = None,
+    segments: bool = True,
 ) -> MediaSplit:
     """The split; ``preserve`` skips the trims of the input's and the result's end, as
-    upstream's ``preserveTrailingWhitespace`` does (the text is then walked as given)."""
+    upstream's ``preserveTrailingWhitespace`` does (the text is then walked as given).
+    ``segments=False`` leaves the segments of a result without explanation empty."""
 
     def explainer() -> Explanation:
         return _split(
@@ -1031,22 +1066,30 @@ def _split(
     rejected = walk.rejected_count
     consumed = bool(media) or walk.consumed or audio
     out_text = final if consumed else raw
-    segments: list[Segment]
     built = False
+    if not (segments or explain):
+        return MediaSplit.lazy(
+            explainer,
+            text=out_text,
+            media_urls=media,
+            audio_as_voice=audio,
+            rejected_media_count=rejected,
+        )
+    segs: list[Segment]
     if not media:
-        segments = [Segment.trusted(type="text", text=out_text)] if out_text else []
+        segs = [Segment.trusted(type="text", text=out_text)] if out_text else []
     else:
-        segments = _build_segments(lines, walk.changes)
-        built = bool(segments)
-        if not segments:
-            segments = [Segment.trusted(type="text", text=out_text)]
+        segs = _build_segments(lines, walk.changes)
+        built = bool(segs)
+        if not segs:
+            segs = [Segment.trusted(type="text", text=out_text)]
     if not explain:
         return MediaSplit.lazy(
             explainer,
             text=out_text,
             media_urls=media,
             audio_as_voice=audio,
-            segments=segments,
+            segments=segs,
             rejected_media_count=rejected,
         )
 
@@ -1101,7 +1144,7 @@ def _split(
         text=out_text,
         media_urls=media,
         audio_as_voice=audio,
-        segments=segments,
+        segments=segs,
         rejected_media_count=rejected,
         diagnostics=diag.build(),
         spans=spans,

@@ -19,7 +19,7 @@ from .diagnostics import Diagnostics
 from .embed import extract_embeds
 from .errors import require_bool, require_str
 from .lossless import edit_records
-from .media import has_media_token, split_media
+from .media import has_media_token, split_for_views
 from .models import (
     CanvasBlock,
     Diagnostic,
@@ -173,7 +173,7 @@ def render_reply(
 
     embeds = extract_embeds(text, explain=explain)
     t1 = embeds.text
-    media = split_media(t1, profile=prof, explain=explain, policy=policy)
+    media = split_for_views(t1, profile=prof, explain=explain, policy=policy)
     t2 = media.text
     tags = parse_directives(t2, profile=prof, explain=explain)
 

@@ -30,7 +30,7 @@ from .diagnostics import Diagnostics
 from .embed import embeds_for_delivery_diagnostics
 from .errors import require_bool, require_str
 from .lossless import edit_records
-from .media import has_media_token, split_media
+from .media import has_media_token, split_for_views
 from .models import Diagnostic, EditRecord, Explanation, Reply, Span, SpanKind
 from .policy import Policy
 from .profiles import DEFAULT_PROFILE, Profile, resolve_profile
@@ -410,7 +410,7 @@ def parse_reply(
         visible = js_rtrim(text)
         silent = silent_rule(visible, silent_token) is not None
         return Reply.lazy(explainer, text="" if silent else visible, is_silent=silent)
-    split = split_media(
+    split = split_for_views(
         text,
         extract_markdown_images=extract_markdown_images,
         extract_media_directives=extract_media_directives,
