@@ -252,6 +252,11 @@ class Explained(Model):
         instance is assembled without re-validating them: pydantic validation of a result
         with private state costs several microseconds, more than a plain reply's parse.
         """
+        return cls._assemble(fields, {"_explainer": explain, "_explanation": None})
+
+    @classmethod
+    def _assemble(cls, fields: dict[str, Any], private: dict[str, Any]) -> Self:
+        """An instance from pipeline values of the declared types, without validation."""
         template, factories = _BLANKS.get(cls) or _blank(cls)
         values = template.copy()
         values.update(fields)
@@ -262,7 +267,7 @@ class Explained(Model):
         _set(obj, "__dict__", values)
         _set(obj, "__pydantic_fields_set__", set(fields))
         _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", {"_explainer": explain, "_explanation": None})
+        _set(obj, "__pydantic_private__", private)
         return obj
 
     @model_validator(mode="wrap")
@@ -292,10 +297,14 @@ class Explained(Model):
         edits: list[EditRecord] | None = None,
         **fields: Any,
     ) -> Self:
-        """A result with its explanation given up front."""
-        obj = cls(**fields)
-        obj._explanation = Explanation(diagnostics or [], spans or [], edits or [])
-        return obj
+        """A result with its explanation given up front.
+
+        Like :meth:`lazy`, only richout's pipelines call this, with values of the declared
+        types, so it is assembled without validation (the wrap validator that keeps a wire
+        form's explanation is for :meth:`from_wire`, not for results built here).
+        """
+        explanation = Explanation(diagnostics or [], spans or [], edits or [])
+        return cls._assemble(fields, {"_explainer": None, "_explanation": explanation})
 
     def outputs_wire(self) -> dict[str, Any]:
         """The wire form without ``diagnostics``, ``spans`` and ``edits`` (not computed).
