@@ -800,8 +800,10 @@ def extract_embeds(
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
     require_str(text)
-    resolve_profile(profile)
-    require_bool(explain, "explain")
+    if profile is not DEFAULT_PROFILE:
+        resolve_profile(profile)
+    if type(explain) is not bool:
+        require_bool(explain, "explain")
     ex = _extract(text, explain=explain)
     if not explain:
 
