@@ -9,7 +9,7 @@
 #    (@openclaw/fs-safe, entities; versions as pinned by the package). Set OPENCLAW_DIR to an
 #    unpacked package to skip this step.
 # 2. Runs the profile's conformance cases through scripts/openclaw_driver.mjs (the release
-#    itself must reproduce them): scripts/check_cases.py.
+#    itself must reproduce them): `richout conformance --program … --cases …`.
 # 3. Runs the generated-replies differential between `richout jsonl` (options.profile =
 #    release-2026.9.6) and the driver, printing per-op agreement: scripts/differential.py.
 #
@@ -88,7 +88,8 @@ DRIVER="node $HERE/openclaw_driver.mjs"
 status=0
 
 echo "== release cases ($CASES) through the driver"
-"$PYTHON" "$HERE/check_cases.py" --program "$DRIVER" "$CASES" | tail -n 25 || status=1
+"$PYTHON" -m richout conformance --program "$DRIVER" --cases "$CASES" --progress none \
+  | tail -n 25 || status=1
 
 echo "== differential: richout (profile $PROFILE) vs openclaw@$VERSION on $COUNT replies"
 "$PYTHON" "$HERE/differential.py" --a "$RICHOUT" --b "$DRIVER" --profile "$PROFILE" \

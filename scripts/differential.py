@@ -16,7 +16,7 @@ package folder in OPENCLAW_DIR (see scripts/check_release.sh). Both run as long-
 subprocesses, one request per line. Exit status: 0 when everything agrees, 1 on any
 disagreement, 2 when a program cannot be run.
 
-Standard library only; also imported by scripts/check_cases.py for the JSONL helpers.
+Standard library only.
 """
 
 from __future__ import annotations
