@@ -1,6 +1,7 @@
 """Throughput of richout's pipelines over the realistic reply corpus, against a baseline.
 
     python benchmarks/bench.py [--rounds 9] [--only split_media,parse_reply] [--json]
+                               [--tail] [--large]
 
 The corpus is ``make_corpus.py``'s ``replies.json`` (2,400 replies, 2.83 MB; generated in
 memory with the default seed, byte-identical to the shared file). Every round runs the
@@ -12,6 +13,10 @@ answer to "could this reply hold a directive?": a scan for the trigger substring
 Results compute diagnostics, spans and edits on first read; the ", explained" rows pay for
 them up front (``explain=True``), as a caller that reads them or serializes the result does.
 The last row parses every reply with markdown-it-py alone, for scale.
+
+``--tail`` adds each pipeline's p99 time per reply (replies up to 20 KB, each timed alone,
+best of 3 passes); ``--large`` adds MB/s on one ~1 MB reply made of the corpus joined by
+blank lines, and its ratio to the corpus MB/s (issue 8: at least 0.3).
 """
 
 from __future__ import annotations
@@ -108,14 +113,66 @@ def run(rounds: int, only: set[str] | None) -> list[dict[str, Any]]:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    """The README table."""
-    out = ["| pipeline | MB/s | µs / reply | × baseline |", "|---|---:|---:|---:|"]
+    """The README table (plus the p99 and 1 MB columns when measured)."""
+    tail = "p99_us" in rows[0]
+    large = "large_mb_per_s" in rows[0]
+    head = "| pipeline | MB/s | µs / reply | × baseline |"
+    rule = "|---|---:|---:|---:|"
+    if tail:
+        head, rule = head + " p99 µs |", rule + "---:|"
+    if large:
+        head, rule = head + " 1 MB reply MB/s | vs corpus |", rule + "---:|---:|"
+    out = [head, rule]
     for r in rows:
-        out.append(
+        line = (
             f"| {r['pipeline']} | {r['mb_per_s']:.1f} | {r['us_per_reply']:.1f} "
             f"| {r['ratio_to_baseline']:.2f} |"
         )
+        if tail:
+            line += f" {r['p99_us']:.0f} |"
+        if large:
+            line += f" {r['large_mb_per_s']:.1f} | {r['large_vs_corpus']:.2f} |"
+        out.append(line)
     return "\n".join(out)
+
+
+def tail_and_large(rows: list[dict[str, Any]], *, tail: bool, large: bool, rounds: int = 3) -> None:
+    """Add ``p99_us`` and/or ``large_mb_per_s``/``large_vs_corpus`` to each row."""
+    replies = load_replies()
+    pipelines = _pipelines()
+    small = [r for r in replies if len(r.encode("utf-8")) <= 20_000]
+    big = ""
+    if large:
+        parts: list[str] = []
+        size = 0
+        for r in replies * 2:
+            parts.append(r)
+            size += len(r.encode("utf-8")) + 2
+            if size >= 1_000_000:
+                break
+        big = "\n\n".join(parts)
+    for row in rows:
+        fn = pipelines[row["pipeline"]]
+        if tail:
+            best = [float("inf")] * len(small)
+            for _ in range(rounds):
+                for i, r in enumerate(small):
+                    t0 = time.perf_counter()
+                    fn(r)
+                    best[i] = min(best[i], time.perf_counter() - t0)
+            best.sort()
+            row["p99_us"] = best[int(0.99 * (len(best) - 1))] * 1e6
+        if large:
+            fn(big)  # warm
+            t = min(_timed(fn, big) for _ in range(rounds))
+            row["large_mb_per_s"] = len(big.encode("utf-8")) / t / 1e6
+            row["large_vs_corpus"] = row["large_mb_per_s"] / row["mb_per_s"]
+
+
+def _timed(fn: Callable[[str], Any], text: str) -> float:
+    t0 = time.perf_counter()
+    fn(text)
+    return time.perf_counter() - t0
 
 
 def main() -> int:
@@ -124,9 +181,13 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--only", help="comma-separated pipeline names")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--tail", action="store_true", help="add p99 per reply (<= 20 KB)")
+    ap.add_argument("--large", action="store_true", help="add MB/s on a ~1 MB reply")
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     rows = run(args.rounds, only)
+    if args.tail or args.large:
+        tail_and_large(rows, tail=args.tail, large=args.large)
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
