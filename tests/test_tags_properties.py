@@ -13,7 +13,6 @@ import itertools
 import json
 import re
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -522,8 +521,6 @@ def _adversarial() -> list[tuple[str, str]]:
     return [(name, text) for name, text, *_ in make_corpus.make_adversarial(20260520)]
 
 
-_SANITY_SECONDS = 30.0
-
 _HOSTILE = [
     ("open_brackets", "[[" * 100_000),
     ("unclosed_reply_runs", "[[reply_to:x" * 20_000),
@@ -544,13 +541,11 @@ _HOSTILE = [
 
 @pytest.mark.parametrize(("name", "text"), _HOSTILE + _adversarial(), ids=lambda v: str(v)[:40])
 def test_hostile_inputs_finish_and_rebuild(name: str, text: str) -> None:
-    """Each hostile input gets a result that rebuilds it, well inside a catastrophe guard.
+    """Each hostile input gets a result that rebuilds it.
 
-    The bound is a sanity check, not a benchmark: a quadratic walk over these inputs takes
-    minutes, the linear one a fraction of a second.
+    No wall-clock bound here (a busy machine must not fail a test): growth is checked by
+    counting work in tests/test_adversarial.py, and times live in benchmarks/adversarial.py.
     """
-    started = time.monotonic()
     result = parse_directives(text)
-    assert time.monotonic() - started < _SANITY_SECONDS, name
-    assert rebuild(result) == text
+    assert rebuild(result) == text, name
     json.dumps(result.to_wire())
