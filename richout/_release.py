@@ -12,17 +12,43 @@ input exactly.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any, TypeVar
 
 from . import _release_tags
 from ._patch import diff_patch
 from .lossless import edit_records
-from .models import Directives, Explanation, Reply
+from .models import Directives, Explained, Explanation, Reply
 from .policy import Policy
 from .profiles import PROFILES, Profile
 
 __all__ = ["release_directives", "release_reply"]
 
 _NEXT = PROFILES["next"]
+
+
+_R = TypeVar("_R", Directives, Reply)
+
+
+def _finish(
+    cls: type[_R],
+    outputs: dict[str, Any],
+    text: str,
+    *,
+    explainer: Callable[[], Explanation],
+    explain: bool,
+    reference: Callable[[], Explained],
+) -> _R:
+    """The result: lazy, or explained by ``next``'s reading plus one edit that rebuilds."""
+    if not explain:
+        return cls.lazy(explainer, **outputs)
+    ref = reference()
+    return cls.explained(
+        **outputs,
+        diagnostics=ref.diagnostics,
+        spans=ref.spans,
+        edits=edit_records(diff_patch(text, outputs["text"])),
+    )
 
 
 def release_directives(
@@ -35,38 +61,29 @@ def release_directives(
     explain: bool,
 ) -> Directives:
     """``parse_directives`` under the release profile."""
+    from .tags import parse_directives
+
     found = _release_tags.parse_inline_directives(
         text,
         current_message_id=current_message_id,
         strip_audio_tag=strip_audio_tag,
         strip_reply_tags=strip_reply_tags,
     )
-    outputs = {
-        "text": found.text,
-        "audio_as_voice": found.audio_as_voice,
-        "reply_to_id": found.reply_to_id,
-        "reply_to_explicit_id": found.reply_to_explicit_id,
-        "reply_to_current": found.reply_to_current,
-        "has_audio_tag": found.has_audio_tag,
-        "has_reply_tag": found.has_reply_tag,
-    }
-    if not explain:
-        return Directives.lazy(explainer, **outputs)
-    from .tags import parse_directives
-
-    ref = parse_directives(
+    # ReleaseDirectives has exactly the output fields of Directives.
+    return _finish(
+        Directives,
+        asdict(found),
         text,
-        current_message_id=current_message_id,
-        strip_audio_tag=strip_audio_tag,
-        strip_reply_tags=strip_reply_tags,
-        profile=_NEXT,
-        explain=True,
-    )
-    return Directives.explained(
-        **outputs,
-        diagnostics=ref.diagnostics,
-        spans=ref.spans,
-        edits=edit_records(diff_patch(text, found.text)),
+        explainer=explainer,
+        explain=explain,
+        reference=lambda: parse_directives(
+            text,
+            current_message_id=current_message_id,
+            strip_audio_tag=strip_audio_tag,
+            strip_reply_tags=strip_reply_tags,
+            profile=_NEXT,
+            explain=True,
+        ),
     )
 
 
@@ -110,21 +127,20 @@ def release_reply(
         "reply_to_tag": after.reply_to_tag,
         "is_silent": after.is_silent,
     }
-    if not explain:
-        return Reply.lazy(explainer, **outputs)
-    ref = parse_reply(
+    return _finish(
+        Reply,
+        outputs,
         text,
-        current_message_id=current_message_id,
-        silent_token=silent_token,
-        extract_markdown_images=extract_markdown_images,
-        extract_media_directives=extract_media_directives,
-        profile=_NEXT,
-        explain=True,
-        policy=policy,
-    )
-    return Reply.explained(
-        **outputs,
-        diagnostics=ref.diagnostics,
-        spans=ref.spans,
-        edits=edit_records(diff_patch(text, after.text)),
+        explainer=explainer,
+        explain=explain,
+        reference=lambda: parse_reply(
+            text,
+            current_message_id=current_message_id,
+            silent_token=silent_token,
+            extract_markdown_images=extract_markdown_images,
+            extract_media_directives=extract_media_directives,
+            profile=_NEXT,
+            explain=True,
+            policy=policy,
+        ),
     )
