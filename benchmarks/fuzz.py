@@ -7,7 +7,7 @@ fences, list markers, ``>``, ``[[``/``]]`` tags, ``[embed``/``/]`` shortcodes an
 Markdown links and images, CR, U+2028, NBSP, NUL, lone and paired surrogates, long runs),
 a way of cutting it into stream chunks, and a choice of options. :func:`check` runs it
 through every public text function (``richout.__all__``), the envelope functions that read
-text, ``richout.jsonl`` and ``StreamingParser``, in every profile, and asserts:
+text, ``richout.faces.jsonl`` and ``StreamingParser``, in every profile, and asserts:
 
 * nothing raises but ``richout.InvalidInput``, and every result serializes;
 * ``richout.rebuild(result) == text`` for each text-side result, eager (``explain=True``) and
@@ -40,7 +40,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import richout
-from richout import envelope, jsonl
+from richout import envelope
+from richout.faces import jsonl
 from richout.policy import is_valid_reference
 
 # --------------------------------------------------------------------------- the pieces

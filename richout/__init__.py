@@ -5,12 +5,11 @@ The obvious entry point is :func:`parse_reply`; :func:`render_reply` is the WebC
 
 from __future__ import annotations
 
-from .blocks import Block, BlockFinish, BlockStreamer
-from .embed import extract_embeds
-from .errors import InvalidInput, InvalidOptions, RichoutError
-from .lossless import rebuild
-from .media import split_media
-from .models import (
+from richout.embed.parse import extract_embeds
+from richout.errors import InvalidInput, InvalidOptions, RichoutError
+from richout.gateway.blocks import Block, BlockFinish, BlockStreamer
+from richout.media.split import split_media
+from richout.models import (
     Attachment,
     CanvasBlock,
     CanvasPreview,
@@ -25,15 +24,15 @@ from .models import (
     Span,
     StreamChunk,
 )
-from .policy import Policy
-from .profiles import DEFAULT_PROFILE, PROFILES, Profile
-from .render import render_reply
-from .reply import delivery_strip, file_url_to_path, parse_reply
-from .silent import is_silent
-from .streaming import StreamingParser
-from .tags import parse_directives
-
-__version__ = "0.4.0"
+from richout.models.lossless import rebuild
+from richout.policy import Policy
+from richout.profiles import DEFAULT_PROFILE, PROFILES, Profile
+from richout.tags.parse import parse_directives
+from richout.tags.silent import is_silent
+from richout.version import __version__
+from richout.views.render import render_reply
+from richout.views.reply import delivery_strip, file_url_to_path, parse_reply
+from richout.views.streaming import StreamingParser
 
 __all__ = [
     "DEFAULT_PROFILE",

@@ -1,5 +1,5 @@
 """``python -m richout`` is the ``richout`` command."""
 
-from .cli import main
+from richout.faces.cli import main
 
 raise SystemExit(main())

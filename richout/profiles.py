@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .errors import InvalidInput, InvalidOptions
+from richout.errors import InvalidInput, InvalidOptions
 
 __all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "resolve_profile"]
 

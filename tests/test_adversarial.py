@@ -104,7 +104,7 @@ def test_grammar_slices_grow_linearly(family: str, monkeypatch: pytest.MonkeyPat
     A run of ``[[reply_to:`` openers before one far ``]]`` once handed the grammar the whole
     rest of the text per opener (quadratic in characters, invisible to a call count).
     """
-    import richout._tagscan as tagscan
+    import richout.tags.scan as tagscan
 
     handed = 0
     real = tagscan.grammar_read
@@ -131,7 +131,7 @@ def test_explained_constructs_are_not_copied_whole(
     Each of thousands of malformed tags on one line once copied the line from itself to its
     end into its message (quadratic in characters copied).
     """
-    from richout import tags
+    from richout.tags import parse as tags
 
     longest = 0
     real = tags._show
@@ -174,7 +174,7 @@ def test_explanation_records_are_not_validated_one_by_one(
     Validating each record (pydantic) once cost more than finding it; the counted
     constructor calls must not grow with the number of findings.
     """
-    from richout import models
+    from richout.models import base as models
 
     built: dict[str, int] = {}
     for cls in (models.Diagnostic, models.Span, models.EditRecord):
@@ -203,7 +203,7 @@ def test_streamed_parts_are_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None
 
     A lazy result whose diagnostics were read at once ran the parse a second time per chunk.
     """
-    from richout import streaming
+    from richout.views import streaming
 
     runs = 0
     real = streaming.parse_directives
@@ -213,7 +213,7 @@ def test_streamed_parts_are_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None
         runs += 1
         return real(text, **kw)
 
-    from richout import tags
+    from richout.tags import parse as tags
 
     monkeypatch.setattr(streaming, "parse_directives", counting)
     monkeypatch.setattr(tags, "parse_directives", counting)
@@ -265,7 +265,7 @@ def test_removed_line_neighbours_are_not_copied(
     In CR-only text the ``\\n``-delimited line before (after) each removed directive is all
     the text before (after) it; searching for and copying it per directive was quadratic.
     """
-    from richout import _media_diag
+    from richout.media import explain as _media_diag
 
     real = _media_diag._neighbours
 
@@ -286,8 +286,8 @@ def test_removed_line_neighbours_are_not_copied(
 
 def test_direct_diagnostic_records_equal_validated_ones() -> None:
     """The direct builder gives what validation gives: value, fields set and wire form."""
-    from richout.diagnostics import diagnostic
     from richout.models import Diagnostic
+    from richout.models.diagnostics import diagnostic
 
     for field in (None, "payload.x"):
         fast = diagnostic(

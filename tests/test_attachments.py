@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import richout
-from richout.attachments import EXTENSIONS, describe, kind_of_extension
 from richout.models import Attachment
+from richout.models.attachments import EXTENSIONS, describe, kind_of_extension
 
 # --------------------------------------------------------------------------- describe()
 

@@ -1,7 +1,7 @@
 """BlockStreamer: blocks at safe boundaries, media delivered once (issue 10, item 3).
 
 The properties run on generated replies cut into random chunks. For a completed stream whose
-whole reply is not silent they check exactly what richout/blocks.py promises:
+whole reply is not silent they check exactly what richout/gateway/blocks.py promises:
 
 - the blocks' media, in order, equal ``parse_reply``'s ``media_urls`` with repeats removed,
   and the final payload is None (nothing left: no media, no text);
@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 import richout
 from richout import Block, BlockStreamer
-from richout.blocks import squash
 from richout.envelope import DeliveryLedger
 from richout.errors import InvalidInput
+from richout.gateway.blocks import squash
 
 REFS = ["https://example.com/a.png", "/srv/b.png", "./c.mp3", "https://example.com/d.pdf"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from richout.cli import main
+from richout.faces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "reply.md"
@@ -370,7 +370,7 @@ def test_conformance_reports_json_and_junit(
 def test_conformance_junit_escapes_what_xml_cannot_carry(tmp_path: Path) -> None:
     import xml.etree.ElementTree as ET
 
-    from richout.conformance import Case, run
+    from richout.faces.conformance import Case, run
 
     case = Case(id="ctl", op="embed", input="a\x00\ud800\ufffe", expect={"text": "b\x1c"})
     report = run([case])

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._markdown import parse_code
-from richout.codemap import CodeMap
+from richout.markdown.codemap import CodeMap
+from richout.markdown.engine import parse_code
 
 _PIECES = [
     "```",

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from richout.cli import main
+from richout.faces.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "docs" / "spec"

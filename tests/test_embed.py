@@ -7,19 +7,18 @@ from typing import Any
 
 import pytest
 
-from richout.codemap import CodeMap
-from richout.embed import (
-    canvas_block_from_json,
+from richout.embed.parse import (
     embeds_for_delivery_diagnostics,
     encode_uri_component,
     extract_embeds,
     js_number,
-    normalize_preferred_height,
     parse_opener,
 )
 from richout.errors import InvalidInput
-from richout.lossless import rebuild
+from richout.markdown.codemap import CodeMap
 from richout.models import CanvasBlock, EmbedResult
+from richout.models.canvas import canvas_block_from_json, normalize_preferred_height
+from richout.models.lossless import rebuild
 
 DOC = "/__openclaw__/canvas/documents/"
 

@@ -13,10 +13,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._text import JS_WS, ascii_lower, js_trim
-from richout.codemap import CodeMap
-from richout.embed import encode_uri_component, extract_embeds, js_number
-from richout.lossless import rebuild
+from richout.embed.parse import encode_uri_component, extract_embeds, js_number
+from richout.markdown.codemap import CodeMap
+from richout.models.lossless import rebuild
+from richout.text.chars import JS_WS, ascii_lower, js_trim
 
 _PIECES = [
     "[embed ",
@@ -243,7 +243,7 @@ def test_previews_only_come_from_shortcodes_outside_code(text: str) -> None:
 def test_diagnostics_do_not_depend_on_being_asked(text: str) -> None:
     # Diagnostics never change outputs: the delivery helper (no explanations) finds the very
     # shortcodes extract_embeds removed.
-    from richout.embed import embeds_for_delivery_diagnostics
+    from richout.embed.parse import embeds_for_delivery_diagnostics
 
     result = extract_embeds(text)
     delivery = embeds_for_delivery_diagnostics(text)

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from richout.cli import main
 from richout.envelope import PUBLIC_MODELS, lint
 from richout.envelope.lint import RULES
-from richout.jsonl import handle_request
+from richout.faces.cli import main
+from richout.faces.jsonl import handle_request
 
 
 def _file(tmp_path: Path, value: Any, name: str = "r.json") -> str:

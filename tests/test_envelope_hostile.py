@@ -20,9 +20,9 @@ from richout.envelope import (
     ref_key,
     resolve_payload,
 )
-from richout.envelope.ops import OPS
 from richout.envelope.skill import canonical_args, run_budget
 from richout.errors import InvalidInput
+from richout.faces.envelope_ops import OPS
 
 DEPTH = 100_000
 

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._text import js_trim
 from richout.envelope import (
     ReplyPayload,
     intake_payload,
@@ -19,6 +18,7 @@ from richout.envelope import (
     resolve_payload,
 )
 from richout.errors import InvalidInput
+from richout.text.chars import js_trim
 
 RESOLVED: list[tuple[dict[str, Any], list[str], bool]] = [
     ({"mediaUrl": "/a.png"}, ["/a.png"], True),

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._text import JS_WS
 from richout.envelope.refkey import (
     LOCAL_NETWORK_MARKER,
     posix_normalize,
@@ -18,6 +17,7 @@ from richout.envelope.refkey import (
     same_ref,
 )
 from richout.errors import InvalidInput
+from richout.text.chars import JS_WS
 
 CURRENT = [
     ("file:///srv/a.png", "/srv/a.png"),

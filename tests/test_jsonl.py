@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from richout.jsonl import handle_line, handle_request, ops, serve
-from richout.ops import OPTIONS
+from richout.faces.jsonl import handle_line, handle_request, ops, serve
+from richout.faces.ops import OPTIONS
 
 
 def _serve(lines: list[str]) -> list[dict[str, object]]:

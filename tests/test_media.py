@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from richout.lossless import rebuild
-from richout.media import split_media
+from richout.media.split import split_media
 from richout.models import MediaSplit
+from richout.models.lossless import rebuild
 
 ABSENT = object()
 NEXT = "next"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from richout.media import split_media
+from richout.media.split import split_media
 from richout.models import Diagnostic
 
 IMG = {"extract_markdown_images": True}

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._payload import (
+from richout.media.payload import (
     Cleaner,
     Judge,
     analyse_payload,
@@ -19,7 +19,6 @@ from richout._payload import (
     split_parts,
     unwrap_bounds,
 )
-from richout._text import JS_WS, has_js_ws, js_trim
 from richout.policy import is_valid_reference, strip_file_prefix
 from richout.policy.local import (
     has_file_extension,
@@ -29,6 +28,7 @@ from richout.policy.local import (
     starts_at_root,
 )
 from richout.profiles import PROFILES, Profile
+from richout.text.chars import JS_WS, has_js_ws, js_trim
 
 WORD = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 QUOTES = "\"'`"

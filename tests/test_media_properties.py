@@ -9,12 +9,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import richout._media_diag as media_diag
-import richout.media as media_mod
-from richout._text import LineBreaks, js_rtrim
-from richout.codemap import CodeMap
-from richout.lossless import rebuild
-from richout.media import split_media
+import richout.media.explain as media_diag
+import richout.media.split as media_mod
+from richout.markdown.codemap import CodeMap
+from richout.media.split import split_media
+from richout.models.lossless import rebuild
+from richout.text.chars import LineBreaks, js_rtrim
 
 LINES = [
     "MEDIA:/srv/a.png",

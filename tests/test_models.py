@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 import richout
 from richout import envelope
 from richout.envelope import models as envelope_models
+from richout.faces.schema import public_models
 from richout.models import Explained, Model
-from richout.schema import public_models
 
 # --------------------------------------------------------------------------- plain mypy
 

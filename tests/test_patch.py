@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._patch import Patch, apply, compose, invert, offset_mapper, patch_from_pieces
+from richout.text.patch import Patch, apply, compose, invert, offset_mapper, patch_from_pieces
 
 
 @st.composite

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from richout.cli import main
 from richout.errors import InvalidInput, InvalidOptions
-from richout.preview import CSP, PreviewItem, preview_html, read_jsonl
+from richout.faces.cli import main
+from richout.gateway.preview import CSP, PreviewItem, preview_html, read_jsonl
 
 # Every element and attribute the page may contain: anything else came from a reply.
 TAGS = {

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from richout.preview import PreviewItem, preview_html
+from richout.gateway.preview import PreviewItem, preview_html
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import richout
-from richout.jsonl import handle_request
-from richout.lossless import rebuild
+from richout.faces.jsonl import handle_request
+from richout.models.lossless import rebuild
 from richout.policy import is_valid_reference
 from richout.profiles import DEFAULT_PROFILE, PROFILES, Profile, resolve_profile
 

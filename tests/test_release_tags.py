@@ -1,4 +1,4 @@
-"""The release-2026.9.6 tag layer (richout._release_tags) against the release's own results.
+"""The release-2026.9.6 tag layer (richout.tags.release) against the release's own results.
 
 * every ``directives`` case of ``shared/vectors/profiles/release-2026.9.6``;
 * the ``reply`` cases without a ``media:`` token, through a test-side copy of what the
@@ -25,21 +25,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import richout._release_tags as rt
-from richout._release_tags import (
+import richout.tags.release as rt
+from richout.markdown.codemap import CodeMap
+from richout.tags.release import (
     ReleaseDirectives,
     file_url_to_path,
     parse_inline_directives,
     reply_text,
     strip_for_delivery,
 )
-from richout._tagscan import Finder
-from richout._tagscan import blank_end as real_blank_end
-from richout._tagscan import ws_end as real_ws_end
-from richout._text import JS_WS, JS_WS_CLASS, js_rtrim, js_trim
-from richout.codemap import CodeMap
-from richout.reply import file_url_to_path as reply_file_url_to_path
-from richout.silent import is_silent
+from richout.tags.scan import Finder
+from richout.tags.scan import blank_end as real_blank_end
+from richout.tags.scan import ws_end as real_ws_end
+from richout.tags.silent import is_silent
+from richout.text.chars import JS_WS, JS_WS_CLASS, js_rtrim, js_trim
+from richout.views.reply import file_url_to_path as reply_file_url_to_path
 
 VECTORS = Path(__file__).parents[1].parent / "shared" / "vectors"
 RELEASE = VECTORS / "profiles" / "release-2026.9.6"

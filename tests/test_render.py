@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._text import ascii_lower
-from richout.embed import extract_embeds
+from richout.embed.parse import extract_embeds
 from richout.errors import InvalidInput
-from richout.lossless import rebuild
-from richout.media import split_media
-from richout.render import render_reply
+from richout.media.split import split_media
+from richout.models.lossless import rebuild
+from richout.text.chars import ascii_lower
+from richout.views.render import render_reply
 
 DOCS = "/__openclaw__/canvas/documents/"
 

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from richout import rebuild
-from richout._patch import Edit, invert
-from richout.reply import _delivery_strip, delivery_strip, file_url_to_path, parse_reply
+from richout.text.patch import Edit, invert
+from richout.views.reply import _delivery_strip, delivery_strip, file_url_to_path, parse_reply
 
 M = "MSG_1"
 

@@ -48,8 +48,8 @@ def test_packaging_facts_one_version_license_and_a_testable_sdist() -> None:
     pyproject = _pyproject()
     project = pyproject["project"]
     assert "version" not in project and project["dynamic"] == ["version"]
-    assert pyproject["tool"]["hatch"]["version"]["path"] == "richout/__init__.py"
-    init = (ROOT / "richout" / "__init__.py").read_text(encoding="utf-8")
+    assert pyproject["tool"]["hatch"]["version"]["path"] == "richout/version.py"
+    init = (ROOT / "richout" / "version.py").read_text(encoding="utf-8")
     assert len(re.findall(r'^__version__ = "[^"]+"$', init, re.M)) == 1
 
     assert project["license"] == "MIT"
@@ -78,5 +78,5 @@ def test_floors_file_pins_every_declared_floor_and_ci_checks_it() -> None:
             name, _, version = line.partition("==")
             pinned[re.sub(r"[-_.]+", "-", name).lower()] = version
     assert pinned == declared
-    assert "typing-extensions" in declared  # richout.models imports it
+    assert "typing-extensions" in declared  # richout.models.base imports it
     assert _readme_commands()[1].endswith(" && bash scripts/check_floors.sh")

@@ -15,9 +15,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import richout
-from richout.conformance import load_cases
-from richout.jsonl import handle_request, ops
-from richout.schema import DRAFT, OP_RESULTS, json_schema, op_results, public_models
+from richout.faces.conformance import load_cases
+from richout.faces.jsonl import handle_request, ops
+from richout.faces.schema import DRAFT, OP_RESULTS, json_schema, op_results, public_models
 
 
 @functools.cache

@@ -20,8 +20,8 @@ from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 
 import richout
 from richout import InvalidInput, InvalidOptions, Policy
-from richout.cli import main
-from richout.ops import OPS
+from richout.faces.cli import main
+from richout.faces.ops import OPS
 from richout.policy import POLICY_CODES
 
 NEXT = "next"

@@ -20,8 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._text import JS_WS_CLASS, js_ltrim, js_trim
-from richout.silent import (
+from richout.tags.silent import (
     is_silent,
     is_silent_prefix,
     is_token_only,
@@ -29,6 +28,7 @@ from richout.silent import (
     silent_rule,
     strip_leading_token,
 )
+from richout.text.chars import JS_WS_CLASS, js_ltrim, js_trim
 
 # --------------------------------------------------------------------------- spec tables
 

@@ -7,8 +7,8 @@ import pytest
 
 from richout.errors import InvalidInput
 from richout.models import StreamChunk
-from richout.reply import parse_reply
-from richout.streaming import StreamingParser
+from richout.views.reply import parse_reply
+from richout.views.streaming import StreamingParser
 
 
 def _feed_all(*chunks: str, finish: bool = False) -> list[StreamChunk | None]:

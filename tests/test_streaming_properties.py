@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout._text import JS_WS_CLASS, js_rtrim
 from richout.models import StreamChunk
-from richout.reply import delivery_strip, parse_reply
-from richout.silent import is_silent_prefix, is_token_only, strip_leading_token
-from richout.streaming import StreamingParser
-from richout.tags import parse_directives
+from richout.tags.parse import parse_directives
+from richout.tags.silent import is_silent_prefix, is_token_only, strip_leading_token
+from richout.text.chars import JS_WS_CLASS, js_rtrim
+from richout.views.reply import delivery_strip, parse_reply
+from richout.views.streaming import StreamingParser
 
 PIECES = [
     "Hello",

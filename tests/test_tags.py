@@ -7,9 +7,8 @@ from typing import Any
 import pytest
 
 from richout import rebuild
-from richout._tagscan import grammar_read
-from richout.codemap import CodeMap
-from richout.tags import (
+from richout.markdown.codemap import CodeMap
+from richout.tags.parse import (
     ReplyTagReader,
     TagMatch,
     parse_directives,
@@ -17,6 +16,7 @@ from richout.tags import (
     read_reply_tag,
     sanitize_reply_id,
 )
+from richout.tags.scan import grammar_read
 
 # --------------------------------------------------------------------------- §1 the tags
 

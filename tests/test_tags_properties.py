@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from richout import rebuild
-from richout._tagcode import StageCode
-from richout._tagscan import grammar_read, value_shape
-from richout._text import JS_WS, JS_WS_CLASS
-from richout.codemap import CodeMap
-from richout.tags import ReplyTagReader, parse_directives, read_audio_tag, sanitize_reply_id
+from richout.markdown.codemap import CodeMap
+from richout.tags.code import StageCode
+from richout.tags.parse import ReplyTagReader, parse_directives, read_audio_tag, sanitize_reply_id
+from richout.tags.scan import grammar_read, value_shape
+from richout.text.chars import JS_WS, JS_WS_CLASS
 
 # --------------------------------------------------------------------------- the model
 

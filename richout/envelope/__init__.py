@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from .commentary import capture_commentary, message_tool_mode_findings
-from .dedupe import (
+from richout.envelope.commentary import capture_commentary, message_tool_mode_findings
+from richout.envelope.dedupe import (
     DeliveryLedger,
     is_duplicate_text,
     normalize_for_duplicate,
     target_matches_route,
 )
-from .lint import lint
-from .models import (
+from richout.envelope.lint import lint
+from richout.envelope.models import (
     BackfillResult,
     BudgetDecision,
     CommentaryResult,
@@ -37,22 +37,22 @@ from .models import (
     SendTarget,
     SkillClassification,
 )
-from .payload import (
+from richout.envelope.payload import (
     intake_payload,
     is_renderable,
     merge_final_directives,
     resolve_media,
     resolve_payload,
 )
-from .refkey import posix_normalize, ref_key, same_ref
-from .send import (
+from richout.envelope.refkey import posix_normalize, ref_key, same_ref
+from richout.envelope.send import (
     SendValidationError,
     build_send,
     collect_send,
     collect_sent_media,
     validate_send,
 )
-from .skill import (
+from richout.envelope.skill import (
     BudgetCall,
     FailureBudget,
     async_ack,

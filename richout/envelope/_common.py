@@ -6,9 +6,9 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._text import LineIndex
-from ..errors import InvalidInput
-from ..models import Diagnostic, Severity
+from richout.errors import InvalidInput
+from richout.models import Diagnostic, Severity
+from richout.text.chars import LineIndex
 
 __all__ = [
     "describe",

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._text import LineIndex, ascii_lower
-from ..errors import InvalidInput, require_str
-from ..models import Diagnostic, MediaSplit
-from ._common import diag, join_path, text_diag
-from .models import CommentaryResult
+from richout.envelope._common import diag, join_path, text_diag
+from richout.envelope.models import CommentaryResult
+from richout.errors import InvalidInput, require_str
+from richout.models import Diagnostic, MediaSplit
+from richout.text.chars import LineIndex, ascii_lower
 
 __all__ = ["capture_commentary", "message_tool_mode_findings"]
 
@@ -23,7 +23,7 @@ _MODES = ("auto", "message_tool_only")
 
 
 def _split(text: str) -> MediaSplit:
-    from ..media import split_media
+    from richout.media.split import split_media
 
     return split_media(text)
 

@@ -18,12 +18,9 @@ from typing import Any
 
 import regex  # type: ignore[import-untyped,unused-ignore]  # stubs are not in the test extras
 
-from .._text import JS_WS, JS_WS_CLASS, js_trim, utf16_len
-from ..errors import InvalidInput, require_bool, require_str
-from ..models import Diagnostic
-from ._common import diag, join_path, require_callable, require_str_list
-from .models import DedupeResult, ReplyPayload, Route, SendTarget
-from .payload import (
+from richout.envelope._common import diag, join_path, require_callable, require_str_list
+from richout.envelope.models import DedupeResult, ReplyPayload, Route, SendTarget
+from richout.envelope.payload import (
     ReplyMode,
     as_payload,
     check_directive_options,
@@ -33,8 +30,11 @@ from .payload import (
     payload_diagnostics,
     resolve_media,
 )
-from .refkey import NormalizeMedia, ref_keys
-from .send import collect_send
+from richout.envelope.refkey import NormalizeMedia, ref_keys
+from richout.envelope.send import collect_send
+from richout.errors import InvalidInput, require_bool, require_str
+from richout.models import Diagnostic
+from richout.text.chars import JS_WS, JS_WS_CLASS, js_trim, utf16_len
 
 __all__ = [
     "MIN_DUPLICATE_TEXT_UNITS",

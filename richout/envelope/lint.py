@@ -11,11 +11,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import InvalidInput, require_str
-from ..models import Diagnostic
-from ._common import diag
-from .models import LintFinding
-from .skill import classify, materialize_plan, offload
+from richout.envelope._common import diag
+from richout.envelope.models import LintFinding
+from richout.envelope.skill import classify, materialize_plan, offload
+from richout.errors import InvalidInput, require_str
+from richout.models import Diagnostic
 
 __all__ = ["RULES", "lint"]
 

@@ -12,8 +12,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from ..errors import InvalidInput
-from ..models import Diagnostic, Model
+from richout.errors import InvalidInput
+from richout.models import Diagnostic, Model
 
 __all__ = [
     "BackfillResult",

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from .._text import js_trim
-from ..errors import InvalidInput, require_bool, require_str
-from ..models import Diagnostic
-from ._common import diag, join_path, require_choice, text_diag
-from .models import PayloadIntake, PayloadResult, ReplyPayload
+from richout.envelope._common import diag, join_path, require_choice, text_diag
+from richout.envelope.models import PayloadIntake, PayloadResult, ReplyPayload
+from richout.errors import InvalidInput, require_bool, require_str
+from richout.models import Diagnostic
+from richout.text.chars import js_trim
 
 __all__ = [
     "ReplyMode",
@@ -287,7 +287,7 @@ def merge_final_directives(
     ``mediaUrl`` stays while delivery may use the parsed list. In ``message_tool_only`` mode
     ``MEDIA:`` lines are not honoured: they stay in the text, each with a diagnostic.
     """
-    from ..reply import parse_reply
+    from richout.views.reply import parse_reply
 
     _require_reply_payload(payload)
     check_directive_options(current_message_id, extract_markdown_images, silent_token, reply_mode)
@@ -304,7 +304,7 @@ def merge_final_directives(
         extract_media_directives=not tool_only,
     )
     if tool_only:
-        from .commentary import message_tool_mode_findings
+        from richout.envelope.commentary import message_tool_mode_findings
 
         found.extend(message_tool_mode_findings(source, field=text_path))
     parsed_media = list(parsed.media_urls)

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable
 
 from ada_url import parse_url
 
-from .._text import ascii_lower, js_trim
-from ..errors import InvalidInput, require_bool, require_str
+from richout.errors import InvalidInput, require_bool, require_str
+from richout.text.chars import ascii_lower, js_trim
 
 __all__ = ["NormalizeMedia", "posix_normalize", "ref_key", "ref_keys", "same_ref"]
 

@@ -11,11 +11,11 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .._text import ascii_lower, js_trim
-from ..errors import InvalidInput, require_str
-from ..models import Diagnostic
-from ._common import diag, join_path, require_mapping, require_str_list
-from .models import MessageSend, Route, SendTarget
+from richout.envelope._common import diag, join_path, require_mapping, require_str_list
+from richout.envelope.models import MessageSend, Route, SendTarget
+from richout.errors import InvalidInput, require_str
+from richout.models import Diagnostic
+from richout.text.chars import ascii_lower, js_trim
 
 __all__ = [
     "SEND_LIKE_ACTIONS",

@@ -24,10 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal, overload
 
-from .._text import ascii_lower
-from ..errors import InvalidInput, require_bool, require_str
-from ..models import Diagnostic
-from ._common import (
+from richout.envelope._common import (
     describe,
     diag,
     is_number,
@@ -36,7 +33,7 @@ from ._common import (
     require_callable,
     require_int,
 )
-from .models import (
+from richout.envelope.models import (
     BackfillResult,
     BudgetDecision,
     BudgetReason,
@@ -45,6 +42,9 @@ from .models import (
     OffloadResult,
     SkillClassification,
 )
+from richout.errors import InvalidInput, require_bool, require_str
+from richout.models import Diagnostic
+from richout.text.chars import ascii_lower
 
 __all__ = [
     "AMBIGUOUS_URL_FIELDS",

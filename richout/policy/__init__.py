@@ -6,8 +6,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 __all__ = [
     "OK",
     "POLICY_CODES",
@@ -29,46 +27,8 @@ __all__ = [
     "strip_file_prefix",
 ]
 
-#: Every code a rejected candidate can carry (MEDIA.md §17.2, without ``media.line_removed``,
-#: which is about a directive line, not a candidate).
-REJECTION_CODES = frozenset(
-    {
-        "media.remote.not_https",
-        "media.remote.invalid_url",
-        "media.remote.credentials",
-        "media.remote.host_blocked",
-        "media.remote.ip_blocked",
-        "media.remote.ipv6_literal",
-        "media.inbound.invalid",
-        "media.local.traversal",
-        "media.local.unsupported_home",
-        "media.too_long",
-        "media.scheme_unsupported",
-        "media.not_a_reference",
-    }
-)
-
-#: MEDIA.md §7 rule 2, in UTF-16 code units.
-MAX_REFERENCE_UNITS = 4096
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """Whether a reference is acceptable; when not, the §17.2 code and a human reason."""
-
-    ok: bool
-    code: str | None = None
-    reason: str = ""
-
-
-#: The accepted verdict; every accepting path returns this one object.
-OK = Verdict(True)
-
-# The submodules import Verdict/OK from here, so they must be defined before these imports.
-from .._text import ascii_lower, has_js_ws, utf16_len  # noqa: E402
-from ..profiles import NEXT, Profile  # noqa: E402
-from .inbound import check_inbound, parse_inbound  # noqa: E402
-from .local import (  # noqa: E402
+from richout.policy.inbound import check_inbound, parse_inbound
+from richout.policy.local import (
     has_file_extension,
     has_local_shape,
     has_scheme_prefix,
@@ -79,8 +39,11 @@ from .local import (  # noqa: E402
     starts_at_root,
     strip_file_prefix,
 )
-from .narrow import POLICY_CODES, Policy  # noqa: E402
-from .remote import check_hostname, check_remote  # noqa: E402
+from richout.policy.narrow import POLICY_CODES, Policy
+from richout.policy.remote import check_hostname, check_remote
+from richout.policy.verdict import MAX_REFERENCE_UNITS, OK, REJECTION_CODES, Verdict
+from richout.profiles import NEXT, Profile
+from richout.text.chars import ascii_lower, has_js_ws, utf16_len
 
 
 def _too_long(s: str) -> bool:

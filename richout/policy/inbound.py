@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from .._text import ascii_lower, js_trim
-from . import OK, Verdict
-from .remote import whatwg_parse
+from richout.policy.remote import whatwg_parse
+from richout.policy.verdict import OK, Verdict
+from richout.text.chars import ascii_lower, js_trim
 
 __all__ = ["check_inbound", "decode_uri_component", "parse_inbound"]
 

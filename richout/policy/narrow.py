@@ -16,12 +16,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from .._text import ascii_lower
-from ..errors import InvalidInput, InvalidOptions, require_str
-from . import OK, Verdict
-from .ip import is_legacy_ipv4_literal, parse_canonical_ipv4
-from .local import is_windows_drive, strip_file_prefix
-from .remote import whatwg_parse
+from richout.errors import InvalidInput, InvalidOptions, require_str
+from richout.policy.fileurl import file_url_path
+from richout.policy.ip import is_legacy_ipv4_literal, parse_canonical_ipv4
+from richout.policy.local import is_windows_drive, strip_file_prefix
+from richout.policy.remote import whatwg_parse
+from richout.policy.verdict import OK, Verdict
+from richout.text.chars import ascii_lower
 
 __all__ = ["POLICY_CODES", "Policy"]
 
@@ -449,9 +450,7 @@ class Policy:
     def _local(self, reference: str, s: str, file_url: bool) -> Verdict:
         path = s
         if file_url:
-            from ..reply import _file_url_path
-
-            converted = _file_url_path(reference)
+            converted = file_url_path(reference)
             if converted is not None:
                 path = converted
             elif reference[: len(reference) - len(s)].endswith("//") and not _rooted(s):

@@ -13,9 +13,7 @@ from typing import cast
 
 from ada_url import parse_url
 
-from .._text import ascii_lower, js_trim
-from . import OK, Verdict
-from .ip import (
+from richout.policy.ip import (
     IpRange,
     blocked_ipv4_range,
     blocked_ipv6_range,
@@ -26,6 +24,8 @@ from .ip import (
     parse_canonical_ipv4,
     parse_ipv6,
 )
+from richout.policy.verdict import OK, Verdict
+from richout.text.chars import ascii_lower, js_trim
 
 __all__ = ["check_hostname", "check_remote", "normalize_hostname", "whatwg_parse"]
 

@@ -1,0 +1,462 @@
+"""Is this offset inside code? One answer per text, cheap when it can be, exact always.
+
+Every layer asks the same two questions of a text: does a line overlap a fenced or indented
+code block (``MEDIA:`` lines), and does an offset lie in any code region, inline code spans
+included (tags, embeds). The exact answer comes from one CommonMark parse
+(:func:`richout._markdown.parse_code`). Most replies never need it:
+
+* no backtick, ``~``, tab or four spaces: there is no code at all (MEDIA.md 4.2);
+* while every fence line starts at column 0 and nothing earlier could nest a fence in a
+  container, a line scan finds the fenced blocks exactly;
+* a line with under four columns of indentation is never indented code;
+* an inline code span lives in one paragraph: a paragraph with no backtick holds none, and a
+  plain paragraph (no links, escapes, autolinks, tables, block starters) pairs backtick runs
+  exactly as CommonMark does.
+
+Anything else falls through to the full parse, computed once and cached. A property test
+(``tests/test_codemap.py``) checks that the fast answers always equal the full parse.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from richout.markdown.engine import CodeParse, Region, parse_code
+
+__all__ = ["CodeMap", "Region", "needs_code_parse"]
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+_CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
+_BLANK = re.compile(r"(?m)^[ \t]*\r?$")
+_PARA_UNSAFE = re.compile(r"[<\\|]|\]\(|\]:")
+_LINE_STARTER = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3}\t)")
+_BACKTICKS = re.compile(r"`+")
+_CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\r?$))")
+# A line that can only be paragraph text (no block starts with these characters).
+_PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
+#: Lines looked back over before an indented line is left to the parser.
+_LOOKBACK = 64
+# A line opening a container can hold code after its marker ("-     code", ">     code").
+_CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
+
+
+def needs_code_parse(text: str) -> bool:
+    """False when ``text`` cannot contain code (no backtick, ``~``, tab or four spaces)."""
+    # Four substring tests run at C speed; one regex alternation walks the text in Python.
+    return "`" in text or "~" in text or "\t" in text or "    " in text
+
+
+def _indent_columns(text: str, start: int) -> int:
+    """Columns of leading spaces/tabs of the line at ``start`` (tab stops of 4), capped at 4.
+
+    A blank line counts as 4: it belongs to whatever block surrounds it, so only the full
+    parse can place it.
+    """
+    col = 0
+    n = len(text)
+    i = start
+    while i < n and col < 4:
+        ch = text[i]
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col += 4 - col % 4
+        elif ch in "\r\n":
+            return 4
+        else:
+            return col
+        i += 1
+    return 4 if i >= n else col
+
+
+_DELIMITER_CHARS = re.compile(r"[-:| \t]*\r?$")
+
+
+def _delimiter_row_follows(text: str, line_end: int) -> bool:
+    """Could the line after ``line_end`` be a table's delimiter row (``|---|:--|``)?"""
+    if line_end >= len(text):
+        return False
+    start = line_end + 1
+    end = text.find("\n", start)
+    if end < 0:
+        end = len(text)
+    # Two linear tests (one regex with a "-" between two runs would backtrack).
+    return "-" in text[start:end] and _DELIMITER_CHARS.match(text, start, end) is not None
+
+
+class _FenceRuns:
+    """Successive ```` ``` ```` / ``~~~`` runs of a text, in linear total time.
+
+    Each marker's next occurrence is remembered and searched again only once the scan has
+    passed it; searching both from every line would rescan to the end of the text for a
+    marker that never occurs (quadratic on 40k fence lines).
+    """
+
+    __slots__ = ("_b", "_t", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._b = text.find("```")
+        self._t = text.find("~~~")
+
+    def next(self, start: int) -> int:
+        """Offset of the first run at or after ``start``, or -1."""
+        if 0 <= self._b < start:
+            self._b = self._text.find("```", start)
+        if 0 <= self._t < start:
+            self._t = self._text.find("~~~", start)
+        b, t = self._b, self._t
+        if b < 0:
+            return t
+        if t < 0:
+            return b
+        return min(b, t)
+
+
+def _container_content(text: str, start: int, end: int) -> int | None:
+    """Where a line's content starts after its block-quote and list markers.
+
+    None when the content (or the way a marker is followed) could make indented code, which
+    only the parser can settle: a marker followed by five or more spaces or a tab, or content
+    indented four columns past the markers.
+    """
+    i = start
+    while True:
+        j = i
+        while j < end and j - i < 3 and text[j] == " ":
+            j += 1
+        if j >= end:
+            return end
+        ch = text[j]
+        if ch == ">":
+            j += 1
+            if j < end and text[j] == "\t":
+                return None
+            if j < end and text[j] == " ":
+                j += 1
+            i = j
+            continue
+        k = j
+        if ch in "-+*":
+            k = j + 1
+        else:
+            while k < end and k - j < 9 and "0" <= text[k] <= "9":
+                k += 1
+            if k == j or k >= end or text[k] not in ".)":
+                break
+            k += 1
+        if k >= end or text[k] in "\r":
+            return end  # an empty item holds no code on this line
+        if text[k] == "\t":
+            return None
+        if text[k] != " ":
+            break
+        spaces = k
+        while spaces < end and text[spaces] == " ":
+            spaces += 1
+        if spaces - k >= 5 and spaces < end and text[spaces] not in "\r":
+            return None
+        i = spaces
+    return None if _indent_columns(text, i) >= 4 else i
+
+
+class _FenceScan:
+    """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``."""
+
+    __slots__ = ("ends", "starts", "valid_until")
+
+    def __init__(self, text: str) -> None:
+        starts: list[int] = []
+        ends: list[int] = []
+        n = len(text)
+        # A lone CR ends a CommonMark line but not one of ours: leave such texts to the parser.
+        valid_until = 0 if "\r" in text and _LONE_CR.search(text) else n + 1
+        open_char = ""
+        open_len = 0
+        open_start = 0
+        find = text.find
+        runs = _FenceRuns(text)
+        pos = runs.next(0)
+        while 0 <= pos < valid_until:
+            # Only the first run of a line can make it a fence line; the next search starts
+            # on the following line.
+            line_start = text.rfind("\n", 0, pos) + 1
+            line_end = find("\n", pos)
+            if line_end < 0:
+                line_end = n
+            ch = text[pos]
+            run_end = pos + 3
+            while run_end < line_end and text[run_end] == ch:
+                run_end += 1
+            prefix = text[line_start:pos]
+            if open_char:
+                # Inside a top-level fence only a closing fence matters.
+                if (
+                    len(prefix) <= 3
+                    and not prefix.strip(" ")
+                    and ch == open_char
+                    and run_end - pos >= open_len
+                    and not text[run_end:line_end].strip(" \t\r")
+                ):
+                    starts.append(open_start)
+                    ends.append(line_end - 1 if text[line_end - 1 : line_end] == "\r" else line_end)
+                    open_char = ""
+            elif not prefix:
+                if "|" in text[run_end:line_end] and _delimiter_row_follows(text, line_end):
+                    # The table rule runs before the fence rule: this may be a table header.
+                    valid_until = line_start
+                    break
+                # A backtick in a backtick fence's info string makes paragraph text.
+                if ch != "`" or "`" not in text[run_end:line_end]:
+                    open_char = ch
+                    open_len = run_end - pos
+                    open_start = line_start
+            elif _CONTAINERISH.fullmatch(prefix):
+                # Indented or inside a container: nesting decides, the scan cannot.
+                valid_until = line_start
+                break
+            pos = runs.next(line_end + 1)
+        if open_char:
+            starts.append(open_start)
+            ends.append(n)
+        self.starts = starts
+        self.ends = ends
+        self.valid_until = valid_until
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Does a fenced block overlap ``[start, end)``?"""
+        k = bisect.bisect_right(self.starts, start) - 1
+        if k >= 0 and start < self.ends[k]:
+            return True
+        k += 1
+        return k < len(self.starts) and self.starts[k] < end
+
+
+class CodeMap:
+    """Code regions of one text, answered by fast paths or one cached CommonMark parse."""
+
+    __slots__ = (
+        "_blank_ends",
+        "_blank_starts",
+        "_fences",
+        "_first_container",
+        "_full",
+        "_line_starts",
+        "_needs",
+        "_para_spans",
+        "_refdefs",
+        "text",
+    )
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._needs = needs_code_parse(text)
+        self._full: CodeParse | None = None
+        self._fences: _FenceScan | None = None
+        self._refdefs: bool | None = None
+        self._line_starts: list[int] | None = None
+        self._blank_starts: list[int] = []
+        self._blank_ends: list[int] = []
+        self._para_spans: dict[int, list[tuple[int, int]] | None] = {}
+        self._first_container = -1
+
+    # ------------------------------------------------------------------ exact answers
+
+    def full(self) -> CodeParse:
+        """The full CommonMark parse (computed once)."""
+        if self._full is None:
+            self._full = parse_code(self.text) if self._needs else CodeParse([])
+        return self._full
+
+    @property
+    def parsed(self) -> bool:
+        """Whether the full parse has been run (for tests and benchmarks)."""
+        return self._full is not None
+
+    def blocks(self) -> list[Region]:
+        """Fenced and indented code blocks, sorted."""
+        return self.full().blocks
+
+    def regions(self) -> list[Region]:
+        """Every code region (blocks and inline spans), sorted."""
+        return self.full().regions
+
+    # ------------------------------------------------------------------ questions
+
+    def line_in_block(self, start: int, end: int) -> bool:
+        """Does the line ``[start, end)`` overlap a fenced or indented code block (MEDIA 4.3)?
+
+        ``start`` is the offset of a line start, ``end`` the offset of its ``\\n`` (or EOF).
+        """
+        if not self._needs:
+            return False
+        if self._full is None:
+            indent = _indent_columns(self.text, start)
+            if indent < 4 and (
+                not _CONTAINER_LINE.match(self.text, start)
+                or _container_content(self.text, start, end) is not None
+            ):
+                scan = self._scan()
+                if start < scan.valid_until:
+                    return scan.overlaps(start, end)
+            elif indent >= 4:
+                answer = self._indented_line(start)
+                if answer is not None:
+                    return answer
+        return self.full().overlaps_block(start, end)
+
+    def in_code(self, pos: int) -> bool:
+        """Is ``pos`` inside any code region (blocks and inline code spans)?"""
+        if not self._needs:
+            return False
+        if self._full is None:
+            answer = self._fast_in_code(pos)
+            if answer is not None:
+                return answer
+        return self.full().in_code(pos)
+
+    # ------------------------------------------------------------------ fast paths
+
+    def _scan(self) -> _FenceScan:
+        if self._fences is None:
+            self._fences = _FenceScan(self.text)
+        return self._fences
+
+    def _line_bounds(self, pos: int) -> tuple[int, int]:
+        text = self.text
+        if self._line_starts is None:
+            starts = [0]
+            i = text.find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = text.find("\n", i + 1)
+            self._line_starts = starts
+            for m in _BLANK.finditer(text):
+                self._blank_starts.append(m.start())
+                self._blank_ends.append(m.end())
+        starts = self._line_starts
+        k = bisect.bisect_right(starts, pos) - 1
+        end = starts[k + 1] - 1 if k + 1 < len(starts) else len(text)
+        return starts[k], end
+
+    def _indented_line(self, line_start: int) -> bool | None:
+        """Is a line indented four or more columns indented code? None when unsure.
+
+        Outside containers, such a line is a paragraph's lazy continuation only when the
+        lines back to the nearest plain text line are all indented and none is blank;
+        otherwise (after a blank line, or at the start) it is code.
+        """
+        text = self.text
+        ls, le = self._line_bounds(line_start)
+        if not text[ls:le].strip(" \t\r"):
+            return None  # a blank line belongs to whatever surrounds it
+        scan = self._scan()
+        if ls >= scan.valid_until:
+            return None
+        if scan.overlaps(ls, le + 1):
+            return True
+        if self._first_container < 0:
+            m = _CONTAINER_ANYWHERE.search(text)
+            self._first_container = m.start() if m is not None else len(text) + 1
+        if self._first_container < ls:
+            return None
+        starts = self._line_starts
+        assert starts is not None
+        k = bisect.bisect_right(starts, ls) - 1
+        saw_blank = False
+        for j in range(k - 1, max(k - _LOOKBACK, -1), -1):
+            a = starts[j]
+            b = starts[j + 1] - 1
+            line = text[a:b]
+            if not line.strip(" \t\r"):
+                saw_blank = True
+                continue
+            if _indent_columns(text, a) >= 4:
+                continue
+            if saw_blank:
+                return True
+            if _PLAIN_TEXT_LINE.match(line) and "|" not in line:
+                return False  # a lazy paragraph continuation
+            return None
+        if k - _LOOKBACK >= 0:
+            return None  # every looked-at line was indented or blank: too far back to tell
+        return True
+
+    def _fast_in_code(self, pos: int) -> bool | None:
+        text = self.text
+        line_start, line_end = self._line_bounds(pos)
+        if _indent_columns(text, line_start) >= 4:
+            indented = self._indented_line(line_start)
+            if indented is None or (indented and text[pos] in "\r\n"):
+                return None  # the block's end is exact only in the parse
+            if indented:
+                return True
+            # A lazy continuation line: its paragraph decides, below.
+        if (
+            _CONTAINER_LINE.match(text, line_start)
+            and _container_content(text, line_start, line_end) is None
+        ):
+            return None
+        scan = self._scan()
+        if line_start >= scan.valid_until:
+            return None
+        if scan.overlaps(line_start, line_end + 1):
+            # A fence line: all of it is code except a CR after the closing fence.
+            k = bisect.bisect_right(scan.starts, pos) - 1
+            return k >= 0 and pos < scan.ends[k]
+        # The paragraph holding pos: bounded by blank lines and fenced blocks.
+        k = bisect.bisect_right(self._blank_ends, line_start) - 1
+        lo = self._blank_ends[k] if k >= 0 else 0
+        k = bisect.bisect_right(scan.ends, line_start) - 1
+        if k >= 0:
+            lo = max(lo, scan.ends[k])
+        k = bisect.bisect_left(self._blank_starts, line_end)
+        hi = self._blank_starts[k] if k < len(self._blank_starts) else len(text)
+        k = bisect.bisect_left(scan.starts, line_end)
+        if k < len(scan.starts):
+            hi = min(hi, scan.starts[k])
+        if hi > scan.valid_until:
+            return None
+        if lo not in self._para_spans:
+            self._para_spans[lo] = self._pair_backticks(text[lo:hi])
+        spans = self._para_spans[lo]
+        if spans is None:
+            return None
+        rel = pos - lo
+        k = bisect.bisect_right(spans, (rel, len(text) + 1)) - 1
+        return k >= 0 and rel < spans[k][1]
+
+    def _pair_backticks(self, chunk: str) -> list[tuple[int, int]] | None:
+        """Code spans of a plain paragraph, or None when the paragraph is not plain."""
+        if "`" not in chunk:
+            return []
+        if self._refdefs is None:
+            # A link reference definition anywhere can turn "[x]" into a link whose label
+            # or destination changes the pairing; such texts go to the parser.
+            self._refdefs = "]:" in self.text
+        if self._refdefs or _PARA_UNSAFE.search(chunk) or _LINE_STARTER.search(chunk):
+            return None
+        runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(chunk)]
+        # Index runs by width so a closer is found without rescanning (linear overall).
+        by_width: dict[int, list[int]] = {}
+        for idx, (a, b) in enumerate(runs):
+            by_width.setdefault(b - a, []).append(idx)
+        cursor: dict[int, int] = {}
+        spans: list[tuple[int, int]] = []
+        i = 0
+        while i < len(runs):
+            a, b = runs[i]
+            width = b - a
+            lst = by_width[width]
+            c = cursor.get(width, 0)
+            while c < len(lst) and lst[c] <= i:
+                c += 1
+            cursor[width] = c
+            if c == len(lst):
+                i += 1
+                continue
+            j = lst[c]
+            spans.append((a, runs[j][1]))
+            i = j + 1
+        return spans

@@ -1,0 +1,370 @@
+"""The model base and the explanation plumbing every result shares.
+
+Presence on the wire follows the specification exactly: a key whose value is "absent" in the
+reference is absent here too. Every model serializes with :meth:`Model.to_wire`; ``None`` is
+never written (except for the keys a model names in ``_always_on_wire``), and each model names
+the fields it omits when they are false or empty (``_omit_empty``). Every model loads its own
+wire form with :meth:`Model.from_wire`, and ``Model.from_wire(x.to_wire()) == x``.
+:class:`Explained` results compute diagnostics, spans and edits on first read (:func:`rerun`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Literal, NamedTuple
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    TypeAdapter,
+    ValidationError,
+    computed_field,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+from typing_extensions import Self
+
+from richout.errors import InvalidInput
+
+__all__ = [
+    "Diagnostic",
+    "EditRecord",
+    "Explained",
+    "Explanation",
+    "Model",
+    "Severity",
+    "Span",
+    "SpanKind",
+    "rerun",
+]
+
+Severity = Literal["error", "warning", "info"]
+SpanKind = Literal["media", "image", "audio_tag", "reply_tag", "embed", "reply_prefix"]
+
+
+class Model(BaseModel):
+    """Base of every public model: frozen, camelCase aliases, spec-exact presence."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        validate_by_name=True,
+        validate_by_alias=True,
+        serialize_by_alias=True,
+        frozen=True,
+        extra="forbid",
+        # Validators and serializers are built on first use: a plain reply needs neither.
+        defer_build=True,
+    )
+
+    #: Wire names of fields left out when false, ``0``, ``[]`` or ``{}``.
+    _omit_empty: ClassVar[frozenset[str]] = frozenset()
+    #: Wire names written as ``null`` when ``None`` (the specification always sends them).
+    _always_on_wire: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def from_wire(cls, data: Mapping[str, Any]) -> Self:
+        """Load an instance from its wire form (what :meth:`to_wire` returns, camelCase keys).
+
+        Keys absent from the wire take their defaults, as absence means false, empty or
+        ``None``; ``cls.from_wire(x.to_wire()) == x`` for every public result. Raises
+        :class:`~richout.errors.InvalidInput` saying which key does not fit.
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidInput(
+                f"{cls.__name__}.from_wire needs the wire form, a JSON object (dict), "
+                f"got {type(data).__name__}"
+            )
+        try:
+            return cls.model_validate(dict(data))
+        except ValidationError as exc:
+            raise InvalidInput(f"not the wire form of {cls.__name__}: {exc}") from exc
+
+    @classmethod
+    def trusted(cls, **fields: Any) -> Self:
+        """An instance from values richout computed itself, without re-validating them.
+
+        Validation costs microseconds per record; the pipelines build many small records
+        (segments) whose types hold by construction. Not for values from outside.
+        """
+        template, factories = _BLANKS.get(cls) or _blank(cls)
+        values = template.copy()
+        values.update(fields)
+        for name, make in factories:
+            if name not in fields:
+                values[name] = make()
+        obj = _new(cls)
+        _set(obj, "__dict__", values)
+        _set(obj, "__pydantic_fields_set__", set(fields))
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", None)
+        return obj
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON-ready dict with wire names and the specification's key presence."""
+        data: dict[str, Any] = self.model_dump(mode="json")
+        return _prune(self, data)
+
+
+def _wire_names(cls: type[Model]) -> dict[str, str]:
+    names = _WIRE_NAMES.get(cls)
+    if names is None:
+        names = {}
+        for name, info in cls.model_fields.items():
+            names[info.serialization_alias or info.alias or name] = name
+        for name, cinfo in cls.model_computed_fields.items():
+            names[cinfo.alias or name] = name
+        _WIRE_NAMES[cls] = names
+    return names
+
+
+_WIRE_NAMES: dict[type[Model], dict[str, str]] = {}
+
+
+def _prune(model: Model, data: dict[str, Any]) -> dict[str, Any]:
+    """Drop ``None`` and the model's empty optional keys, recursing into nested models."""
+    omit = type(model)._omit_empty
+    names = _wire_names(type(model))
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if value is None or (
+            key in omit
+            and (value is False or value in ([], {}) or (type(value) is int and not value))
+        ):
+            continue
+        attr = getattr(model, names.get(key, key), None)
+        if isinstance(attr, Model) and isinstance(value, dict):
+            value = _prune(attr, value)
+        elif isinstance(attr, list) and isinstance(value, list) and attr:
+            value = [
+                _prune(a, v) if isinstance(a, Model) and isinstance(v, dict) else v
+                for a, v in zip(attr, value, strict=True)
+            ]
+        out[key] = value
+    for key in type(model)._always_on_wire:
+        out.setdefault(key, None)
+    return out
+
+
+class Diagnostic(Model):
+    """Why a directive-looking construct was rejected, dropped, ignored or altered."""
+
+    code: str = Field(description="Stable reason code, e.g. media.remote.not_https.")
+    severity: Severity
+    message: str = Field(description="What happened and how to fix it.")
+    start: int | None = Field(default=None, description="Start offset in code points of the input.")
+    end: int | None = Field(default=None, description="End offset (exclusive) in code points.")
+    line: int | None = Field(default=None, description="1-based line of start.")
+    column: int | None = Field(default=None, description="1-based column of start, in code points.")
+    field: str | None = Field(default=None, description="JSON path, for payload-level findings.")
+
+
+class Span(Model):
+    """Source span of one honoured directive (README decision 3)."""
+
+    kind: SpanKind
+    start: int
+    end: int
+    value: str | None = Field(
+        default=None, description="What the directive carried (reference, id)."
+    )
+
+
+class EditRecord(Model):
+    """Input ``[start, end)`` (``removed``) became ``inserted`` in the output text."""
+
+    start: int
+    end: int
+    removed: str
+    inserted: str
+
+
+def _blank(cls: type[Model]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]:
+    """Defaults of ``cls``: a template of the plain ones and the factories of the rest."""
+    found = _BLANKS.get(cls)
+    if found is None:
+        # Every field has a slot in the template, so updating it keeps declaration order
+        # (the order model_dump and the wire use); required ones are always given.
+        template: dict[str, Any] = {}
+        factories: list[tuple[str, Callable[[], Any]]] = []
+        for name, info in cls.model_fields.items():
+            template[name] = None if info.is_required() else info.default
+            if info.default_factory is not None:
+                factories.append((name, info.default_factory))  # type: ignore[arg-type]
+        found = _BLANKS[cls] = (template, tuple(factories))
+    return found
+
+
+_BLANKS: dict[type[Model], tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]] = {}
+_new = object.__new__
+_set = object.__setattr__
+
+
+class Explanation(NamedTuple):
+    """What a result explains beyond its outputs: diagnostics, spans and edits."""
+
+    diagnostics: list[Diagnostic]
+    spans: list[Span]
+    edits: list[EditRecord]
+
+
+def rerun(
+    pipeline: Callable[..., Explained], *args: Any, **options: Any
+) -> Callable[[], Explanation]:
+    """The explainer of a lazy result: the same ``pipeline`` call again, with ``explain=True``.
+
+    Every pipeline builds its lazy results' explainer with this one function, from the
+    arguments it was called with, so an explanation can only ever be the eager result's.
+    """
+
+    def explainer() -> Explanation:
+        return pipeline(*args, **options, explain=True).explanation()
+
+    return explainer
+
+
+class Explained(Model):
+    """A result whose explanation is computed on first use, not with its outputs.
+
+    Outputs (text, media, flags) are what a gateway needs on every reply; diagnostics, spans
+    and edits are for people and audits. A result built with :meth:`lazy` holds a function
+    that recomputes the same call with explanations on; reading ``diagnostics``, ``spans``
+    or ``edits`` (or serializing) runs it once. Pass ``explain=True`` to the parsing
+    functions to compute everything up front instead.
+
+    Lazy or not, a result behaves as a value: ``==`` compares outputs and explanations;
+    :meth:`from_wire` (and ``model_validate``) keeps the ``diagnostics``, ``spans`` and
+    ``edits`` the wire form carries; ``copy.copy`` and ``copy.deepcopy`` work as for any
+    model. Pickling a lazy result computes its explanation first and pickles that: the
+    function that would compute it is a closure over the call, which pickle cannot store,
+    so the unpickled result is the explained form (equal to the original).
+    """
+
+    _explainer: Callable[[], Explanation] | None = PrivateAttr(default=None)
+    _explanation: Explanation | None = PrivateAttr(default=None)
+
+    @classmethod
+    def lazy(cls, explain: Callable[[], Explanation], **fields: Any) -> Self:
+        """A result whose explanation ``explain()`` computes when first read.
+
+        Only richout's own pipelines call this, with values of the declared types, so the
+        instance is assembled without re-validating them: pydantic validation of a result
+        with private state costs several microseconds, more than a plain reply's parse.
+        """
+        return cls._assemble(fields, {"_explainer": explain, "_explanation": None})
+
+    @classmethod
+    def _assemble(cls, fields: dict[str, Any], private: dict[str, Any]) -> Self:
+        """An instance from pipeline values of the declared types, without validation."""
+        template, factories = _BLANKS.get(cls) or _blank(cls)
+        values = template.copy()
+        values.update(fields)
+        for name, make in factories:
+            if name not in fields:
+                values[name] = make()  # a fresh list per result, as validation would give
+        obj = _new(cls)
+        _set(obj, "__dict__", values)
+        _set(obj, "__pydantic_fields_set__", set(fields))
+        _set(obj, "__pydantic_extra__", None)
+        _set(obj, "__pydantic_private__", private)
+        return obj
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _keep_wire_explanation(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        """Validate the outputs; keep the wire's diagnostics, spans and edits as given."""
+        if not isinstance(data, dict) or not any(k in data for k in _EXPLANATION_KEYS):
+            return handler(data)
+        obj = handler({k: v for k, v in data.items() if k not in _EXPLANATION_KEYS})
+        diagnostics, spans, edits = _explanation_adapter().validate_python(
+            tuple(data.get(k) or [] for k in _EXPLANATION_KEYS)
+        )
+        obj._explanation = Explanation(diagnostics, spans, edits)
+        return obj
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickle state; a lazy result computes its explanation first (the class says why)."""
+        self.explanation()
+        return super().__getstate__()
+
+    @classmethod
+    def explained(
+        cls,
+        *,
+        diagnostics: list[Diagnostic] | None = None,
+        spans: list[Span] | None = None,
+        edits: list[EditRecord] | None = None,
+        **fields: Any,
+    ) -> Self:
+        """A result with its explanation given up front.
+
+        Like :meth:`lazy`, only richout's pipelines call this, with values of the declared
+        types, so it is assembled without validation (the wrap validator that keeps a wire
+        form's explanation is for :meth:`from_wire`, not for results built here).
+        """
+        explanation = Explanation(diagnostics or [], spans or [], edits or [])
+        return cls._assemble(fields, {"_explainer": None, "_explanation": explanation})
+
+    def outputs_wire(self) -> dict[str, Any]:
+        """The wire form without ``diagnostics``, ``spans`` and ``edits`` (not computed).
+
+        Exactly the keys the upstream code returns, so another program can compare whole
+        outputs; a lazy result stays unexplained.
+        """
+        data: dict[str, Any] = self.model_dump(
+            mode="json", exclude={"diagnostics", "spans", "edits"}
+        )
+        out = _prune(self, data)
+        for key in ("diagnostics", "spans", "edits"):
+            out.pop(key, None)
+        return out
+
+    def explanation(self) -> Explanation:
+        """The diagnostics, spans and edits (computed now if they were deferred)."""
+        exp = self._explanation
+        if exp is None:
+            explainer = self._explainer
+            exp = explainer() if explainer is not None else Explanation([], [], [])
+            self._explanation = exp
+            self._explainer = None
+        return exp
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Why directive-looking constructs were ignored, rejected or altered."
+    )
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """Why directive-looking constructs were ignored, rejected or altered."""
+        return self.explanation().diagnostics
+
+    @computed_field(description="Source span of every honoured directive.")  # type: ignore[prop-decorator]
+    @property
+    def spans(self) -> list[Span]:
+        """Source span of every honoured directive (README decision 3)."""
+        return self.explanation().spans
+
+    @computed_field(description="Edits over the input that produced text; they rebuild it.")  # type: ignore[prop-decorator]
+    @property
+    def edits(self) -> list[EditRecord]:
+        """Edits over the input that produced ``text`` (``richout.rebuild`` undoes them)."""
+        return self.explanation().edits
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Explained)
+        return bool(self.__dict__ == other.__dict__ and self.explanation() == other.explanation())
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_EXPLANATION_KEYS = ("diagnostics", "spans", "edits")
+
+
+@functools.cache
+def _explanation_adapter() -> TypeAdapter[tuple[list[Diagnostic], list[Span], list[EditRecord]]]:
+    """Validator of a wire explanation (built on first use: it costs milliseconds)."""
+    return TypeAdapter(tuple[list[Diagnostic], list[Span], list[EditRecord]])

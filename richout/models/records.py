@@ -1,0 +1,170 @@
+"""The public results: what each pipeline returns, snake_case in Python, camelCase on the wire."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import (
+    Field,
+)
+
+from richout.models.attachments import Attachment, describe
+from richout.models.base import Diagnostic, Explained, Model
+from richout.models.canvas import CanvasBlock, CanvasPreview
+
+__all__ = [
+    "Directives",
+    "EmbedResult",
+    "MediaSplit",
+    "RenderedReply",
+    "Reply",
+    "ReplyTarget",
+    "Segment",
+    "StreamChunk",
+]
+
+
+class Segment(Model):
+    """One ordered piece of a reply: text or a media reference."""
+
+    type: Literal["text", "media"]
+    text: str | None = Field(default=None, description="The text of a text segment (raw lines).")
+    url: str | None = Field(default=None, description="The reference of a media segment.")
+
+
+class MediaSplit(Explained):
+    """Result of :func:`richout.split_media` (MEDIA.md §2)."""
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset(
+        {"mediaUrls", "audioAsVoice", "rejectedMediaCount", "diagnostics", "spans", "edits"}
+    )
+
+    text: str = Field(description="Visible text.")
+    media_urls: list[str] = Field(
+        default_factory=list,
+        description="Accepted references in document order, spelled as written.",
+    )
+    audio_as_voice: bool = Field(
+        default=False, description="An [[audio_as_voice]] tag outside code was seen."
+    )
+    segments: list[Segment] | None = Field(
+        default=None,
+        description="Ordered text/media pieces (MEDIA.md §12); absent on the fast paths.",
+    )
+    rejected_media_count: int = Field(
+        default=0,
+        description=(
+            "References the policy rejected and removed from the text (profile next; "
+            "absent on the wire when 0)."
+        ),
+    )
+
+
+class Directives(Explained):
+    """Result of :func:`richout.parse_directives` (TAGS.md §6)."""
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics", "spans", "edits"})
+
+    text: str
+    audio_as_voice: bool = False
+    reply_to_id: str | None = None
+    reply_to_explicit_id: str | None = None
+    reply_to_current: bool = False
+    has_audio_tag: bool = False
+    has_reply_tag: bool = False
+
+
+class Reply(Explained):
+    """The delivery view: what a gateway sends on a non-web channel (TAGS.md §7)."""
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset(
+        {
+            "mediaUrls",
+            "audioAsVoice",
+            "replyToCurrent",
+            "rejectedMediaCount",
+            "diagnostics",
+            "spans",
+            "edits",
+        }
+    )
+
+    text: str
+    media_urls: list[str] = Field(default_factory=list)
+    audio_as_voice: bool = False
+    reply_to_id: str | None = None
+    reply_to_current: bool = False
+    reply_to_tag: bool = False
+    is_silent: bool = False
+    rejected_media_count: int = Field(
+        default=0,
+        description=(
+            "References the policy rejected and removed from the text (profile next; "
+            "absent on the wire when 0)."
+        ),
+    )
+
+    @property
+    def attachments(self) -> list[Attachment]:
+        """``media_urls`` with their kind, source and voice flag, in order (Python only).
+
+        Derived on each read from ``media_urls`` and ``audio_as_voice``, so it costs nothing
+        until read and cannot disagree with them; the wire form keeps upstream's keys.
+        """
+        if not self.media_urls:
+            return []
+        voice = self.audio_as_voice
+        return [describe(ref, voice=voice) for ref in self.media_urls]
+
+
+class EmbedResult(Explained):
+    """Result of :func:`richout.extract_embeds` (EMBED.md §1-§7)."""
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics", "spans", "edits"})
+
+    text: str
+    previews: list[CanvasPreview] = Field(default_factory=list)
+
+
+class ReplyTarget(Model):
+    """Where the reply goes: the current message, or an explicit message id."""
+
+    mode: Literal["current", "id"]
+    id: str | None = None
+
+
+class RenderedReply(Explained):
+    """The WebChat / Control UI view of an assistant message (EMBED.md §9).
+
+    ``replyTarget`` is always on the wire (``null`` when the reply has no target).
+    """
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics", "spans", "edits"})
+    _always_on_wire: ClassVar[frozenset[str]] = frozenset({"replyTarget"})
+
+    text: str
+    reply_target: ReplyTarget | None = None
+    audio_as_voice: bool = False
+    attachments: list[Attachment] = Field(
+        default_factory=list,
+        description="One per accepted reference, in order, spelled as accepted (EMBED.md §9).",
+    )
+    canvas: list[CanvasBlock] = Field(default_factory=list)
+    content: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class StreamChunk(Model):
+    """Text that is safe to show now, from :class:`richout.StreamingParser` (TAGS.md §9)."""
+
+    _omit_empty: ClassVar[frozenset[str]] = frozenset({"diagnostics"})
+
+    text: str
+    reply_to_id: str | None = None
+    reply_to_explicit_id: str | None = None
+    reply_to_current: bool = False
+    reply_to_tag: bool = False
+    audio_as_voice: bool = False
+    is_silent: bool = False
+    raw_start: int = Field(description="Start of the fed text this call consumed (code points).")
+    raw_end: int = Field(description="End of the fed text this call consumed (code points).")
+    diagnostics: list[Diagnostic] = Field(default_factory=list)

@@ -1,0 +1,204 @@
+"""Closing the gaps left by removed tags (TAGS.md §5) and message boundaries (§5.1).
+
+Both steps return the new text *and* the patch that made it, so a result can always be
+rebuilt into its input (README decision 3).
+
+Removal sites are positions, not a marker character written into the text: the reference
+writes U+E000 runs and searches for them again, which can mistake a user's own U+E000 next
+to a tag for part of the marker (a deliberate deviation, see UPSTREAM.md). Here a site is a
+maximal run of directly adjacent removed ranges, and nothing else can be confused with it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from richout.tags.scan import blank_end
+from richout.text.chars import JS_WS, is_js_ws
+from richout.text.patch import Patch, apply, patch_from_pieces
+
+__all__ = ["close_sites", "normalize_boundaries"]
+
+_BLANKS = " \t"
+_BREAKS = "\r\n"
+_BREAK_RUN = re.compile(r"[\r\n]*")
+_LEADING_BREAKS = re.compile(r"(?:\r?\n)*")
+
+
+class _Out:
+    """The output under construction: kept source ranges and inserted strings, in order.
+
+    Besides the pieces it keeps, incrementally, the facts §5 asks about the output with its
+    trailing blanks ignored: the last character that is not a blank, and how many U+000A end
+    it (ignoring U+000D, at most 2). Trimming trailing blanks never changes those facts, so
+    every step is amortised O(1) and many sites stay linear (a run of U+000D is looked at
+    once, when it is pushed, not once per site).
+    """
+
+    __slots__ = ("ends_blank", "last", "newlines", "pieces", "src")
+
+    def __init__(self, src: str) -> None:
+        self.src = src
+        self.pieces: list[tuple[int, int, str | None]] = []
+        self.last: str | None = None  # last non-blank character; None while empty/blank
+        self.newlines = 0  # U+000A count in the trailing break run of the blank-trimmed out
+        self.ends_blank = False  # does the output (untrimmed) end with a blank?
+
+    def keep(self, start: int, end: int) -> None:
+        """Append ``src[start:end]``."""
+        if start >= end:
+            return
+        src = self.src
+        self.pieces.append((start, end, None))
+        k = end
+        while k > start and src[k - 1] in _BLANKS:
+            k -= 1
+        if k == start:
+            self.ends_blank = True
+            return
+        was_blank = self.ends_blank
+        self.ends_blank = k < end
+        self.last = src[k - 1]
+        count = 0
+        x = k
+        while x > start and src[x - 1] in _BREAKS:
+            if src[x - 1] == "\n":
+                count += 1
+                if count >= 2:
+                    break
+            x -= 1
+        if x == start and count < 2 and not was_blank:
+            # The piece is line breaks only: they continue the output's own trailing run.
+            count += self.newlines
+        self.newlines = min(count, 2)
+
+    def insert(self, s: str) -> None:
+        """Append an inserted string (only ever one U+0020)."""
+        self.pieces.append((-1, -1, s))
+        self.ends_blank = True
+
+    def trim_blanks(self) -> None:
+        """Remove the output's trailing U+0020/U+0009, across pieces."""
+        pieces = self.pieces
+        src = self.src
+        while pieces:
+            start, end, ins = pieces[-1]
+            if ins is not None:
+                pieces.pop()
+                continue
+            k = end
+            while k > start and src[k - 1] in _BLANKS:
+                k -= 1
+            if k > start:
+                if k < end:
+                    pieces[-1] = (start, k, None)
+                break
+            pieces.pop()
+        self.ends_blank = False
+
+    def patch(self) -> Patch:
+        """The patch turning ``src`` into the output."""
+        src = self.src
+        out: list[tuple[int, int, str | None]] = []
+        cursor = 0
+        pending: list[str] = []
+        for start, end, ins in self.pieces:
+            if ins is not None:
+                pending.append(ins)
+                continue
+            if start > cursor or pending:
+                out.append((cursor, start, "".join(pending)))
+                pending = []
+            cursor = end
+        if cursor < len(src) or pending:
+            out.append((cursor, len(src), "".join(pending)))
+        return patch_from_pieces(src, out)
+
+
+def close_sites(text: str, removed: Sequence[tuple[int, int]]) -> tuple[str, Patch]:
+    """Remove the ranges ``removed`` (sorted, disjoint) and close each site's gap (§5)."""
+    if not removed:
+        return text, []
+    n = len(text)
+    out = _Out(text)
+    content_end = -1  # computed on first use: only case 2 needs it
+    cursor = 0
+    i = 0
+    count = len(removed)
+    while i < count:
+        site_start, site_end = removed[i]
+        i += 1
+        while i < count and removed[i][0] == site_end:
+            site_end = removed[i][1]
+            i += 1
+        out.keep(cursor, site_start)
+        nxt = blank_end(text, site_end)
+        at_line_start = out.last is None or out.last in _BREAKS
+        at_line_end = nxt >= n or text[nxt] in _BREAKS
+        if at_line_start and at_line_end:
+            # The line held only tags and blanks: the seam keeps at most one blank line.
+            out.trim_blanks()
+            breaks = out.newlines
+            run_end = _BREAK_RUN.match(text, nxt)
+            stop = run_end.end() if run_end else nxt
+            while nxt < stop and breaks < 2:
+                width = 2 if text.startswith("\r\n", nxt) else 1
+                out.keep(nxt, nxt + width)
+                breaks += 1
+                nxt += width
+            cursor = stop
+            continue
+        if not at_line_start:
+            if content_end < 0:
+                content_end = len(text.rstrip(JS_WS))
+            if nxt < content_end:
+                out.trim_blanks()
+                if not at_line_end:
+                    out.insert(" ")
+                cursor = nxt
+                continue
+        # At the start of a line with content after it, or only whitespace to the end of the
+        # message: the indentation belongs to the next content and the tail to §5.1.
+        cursor = site_end
+    out.keep(cursor, n)
+    patch = out.patch()
+    return apply(text, patch), patch
+
+
+def normalize_boundaries(
+    text: str, in_code: Callable[[int], bool], tail_owned: Callable[[int], bool]
+) -> tuple[str, Patch]:
+    """§5.1 on ``text``: leading line breaks, one leading blank, trailing whitespace.
+
+    ``in_code(pos)`` answers for the code regions of ``text`` (step 2);
+    ``tail_owned(content_end)`` says whether a code region starting at or before
+    ``content_end`` runs to the very end of ``text`` (step 3). Both are only asked when the
+    answer matters.
+    """
+    n = len(text)
+    if n == 0:
+        return text, []
+    m = _LEADING_BREAKS.match(text)
+    start = m.end() if m else 0
+    if (
+        start + 1 < n
+        and text[start] in _BLANKS
+        and not is_js_ws(text[start + 1])
+        and not in_code(start)
+    ):
+        start += 1
+    end = n
+    if is_js_ws(text[-1]):
+        content_end = len(text.rstrip(JS_WS))
+        if not tail_owned(content_end):
+            end = max(content_end, start)
+    if start == 0 and end == n:
+        return text, []
+    pieces: list[tuple[int, int, str | None]] = []
+    if start > 0:
+        pieces.append((0, start, ""))
+    if end < n:
+        pieces.append((end, n, ""))
+    patch = patch_from_pieces(text, pieces)
+    return text[start:end], patch

@@ -1,0 +1,178 @@
+"""Code awareness for the tag stages: one :class:`CodeMap` per stage text, asked sparingly.
+
+A tag stage asks "is this ``[[`` in code?" a few times per text, and §5.1 asks about one
+leading blank and the whitespace tail. The code map answers exactly; the full CommonMark
+parse behind it costs milliseconds, so the questions go through exact shortcuts first. They
+rest on facts about where code can be:
+
+* an inline code span opens at a backtick before the position and closes at one after it,
+  inside one paragraph, so it never spans a blank line;
+* a fenced block needs a run of three backticks or tildes;
+* an indented block needs four columns of indentation after its containers, that is four
+  consecutive spaces or a tab before its content on the line;
+* no inline span ends in whitespace, and a closed fence or an indented block ends before the
+  line break of its last line: a whitespace tail holding a line break can only belong to a
+  fence left open to the end of the text.
+
+Whatever the shortcuts cannot settle goes to the code map (its own fast paths, then the
+parse). A property test compares every answer with the full parse.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from richout.markdown.codemap import CodeMap
+from richout.tags.scan import Finder
+
+__all__ = ["StageCode"]
+
+_BACKTICK = re.compile(r"`")
+# What can precede the content of a line: container markers and blanks.
+_CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
+# A blank line (only spaces/tabs) between two CommonMark line breaks; "\r\n" is one break.
+_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
+
+
+class StageCode:
+    """The code regions of one stage text (the map is built on the first hard question)."""
+
+    __slots__ = (
+        "_blank_gap",
+        "_fences",
+        "_indent",
+        "_line_start",
+        "_lines",
+        "_map",
+        "_prefix",
+        "_ticks",
+        "text",
+    )
+
+    def __init__(self, text: str, code_map: CodeMap | None = None) -> None:
+        self.text = text
+        self._map = code_map
+        self._fences: bool | None = None
+        self._indent: bool | None = None
+        self._ticks: list[int] | None = None
+        self._blank_gap: dict[int, bool] = {}
+        self._lines: Finder | None = None
+        # (position asked last, start of its line on U+000A, start of its CommonMark line):
+        # questions come left to right, so line starts are found by looking back only over
+        # what is new.
+        self._line_start = (0, 0, 0)
+        # (line start, position checked up to, dirty): the indentation prefix, same idea.
+        self._prefix = (-1, 0, False)
+
+    def map(self) -> CodeMap:
+        """The code map of the text (built once)."""
+        if self._map is None:
+            self._map = CodeMap(self.text)
+        return self._map
+
+    # ------------------------------------------------------------------ text facts
+
+    def has_fences(self) -> bool:
+        """Could the text hold a fenced block (a run of three backticks or tildes)?"""
+        if self._fences is None:
+            # Substring tests run at memchr speed; a regex alternation tries every offset.
+            self._fences = "```" in self.text or "~~~" in self.text
+        return self._fences
+
+    def inline_only(self) -> bool:
+        """True when the text cannot hold a fenced or indented code block."""
+        if self._indent is None:
+            self._indent = "\t" in self.text or "    " in self.text
+        return not (self._indent or self.has_fences())
+
+    def _maybe_inline(self, pos: int) -> bool:
+        """Could an inline code span cover ``pos`` (a position that is not a backtick)?"""
+        ticks = self._ticks
+        if ticks is None:
+            ticks = self._ticks = [m.start() for m in _BACKTICK.finditer(self.text)]
+        k = bisect.bisect_left(ticks, pos)
+        if k == 0 or k == len(ticks):
+            return False
+        before, after = ticks[k - 1], ticks[k]
+        gap = self._blank_gap.get(before)
+        if gap is None:
+            # One search per pair of neighbouring backticks, however many tags lie between.
+            found = _BLANK_LINE.search(self.text, before, after) is not None
+            gap = self._blank_gap[before] = found
+        return not gap
+
+    def _starts_of_line(self, pos: int) -> tuple[int, int]:
+        """Start of ``pos``'s line split on U+000A only, and split as CommonMark does."""
+        asked, nl_start, cm_start = self._line_start
+        text = self.text
+        lo = asked if asked <= pos else 0
+        if lo == 0:
+            nl_start = cm_start = 0
+        lf = text.rfind("\n", lo, pos)
+        if lf >= 0:
+            nl_start = lf + 1
+        cm_start = max(cm_start, nl_start, text.rfind("\r", lo, pos) + 1)
+        self._line_start = (pos, nl_start, cm_start)
+        return nl_start, cm_start
+
+    def _clean_prefix(self, pos: int) -> bool:
+        """Is ``pos``'s line certainly not indented code?
+
+        Indented code has a tab or four spaces before its content, and everything before the
+        content is container markers and blanks; so it is enough that neither occurs up to
+        ``pos`` or, when ``pos`` lies in the line's leading run of such characters, up to the
+        end of that run.
+        """
+        text = self.text
+        start = self._starts_of_line(pos)[1]
+        line, upto, dirty = self._prefix
+        if line == start:
+            if dirty or pos <= upto:
+                return not dirty
+            lo = max(start, upto - 3)  # a run of four may straddle the last check
+        else:
+            lo = start
+            lead = _CONTAINERISH.match(text, start)
+            pos = max(pos, lead.end() if lead else start)
+        piece = text[lo:pos]
+        dirty = "\t" in piece or "    " in piece
+        self._prefix = (start, pos, dirty)
+        return not dirty
+
+    # ------------------------------------------------------------------ questions
+
+    def in_code(self, pos: int) -> bool:
+        """Is ``pos`` inside a code region of the text?"""
+        codes = self._map
+        if (codes is not None and codes.parsed) or self.text.startswith("`", pos):
+            return self.map().in_code(pos)
+        if self._maybe_inline(pos):
+            return self.map().in_code(pos)
+        # Not in an inline span: only a block can hold it.
+        if self.inline_only():
+            return False
+        if not self.has_fences() and self._clean_prefix(pos):
+            return False  # no fenced block anywhere, and this line is not indented code
+        start = self._starts_of_line(pos)[0]
+        if self._lines is None:
+            self._lines = Finder(self.text, "\n")
+        end = self._lines.find(pos)
+        codes = self.map()
+        return codes.line_in_block(start, end) and codes.in_code(pos)
+
+    def owns_tail(self, content_end: int) -> bool:
+        """Does a code region starting at or before ``content_end`` run to the text's end?"""
+        text = self.text
+        if self._map is None or not self._map.parsed:
+            if self.inline_only():
+                return False
+            tail = text[content_end:]
+            if ("\n" in tail or "\r" in tail) and not self.has_fences():
+                return False
+        codes = self.map()
+        # Such a region contains content_end: the cheap question first.
+        if not codes.in_code(content_end):
+            return False
+        n = len(text)
+        return any(r.start <= content_end and r.end == n for r in codes.regions())

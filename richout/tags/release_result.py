@@ -1,0 +1,69 @@
+"""Profile ``release-2026.9.6``: ``parse_directives`` results from the release's tag code.
+
+The release rewrites text with a whitespace normalisation (CRLF to LF, blank-line runs to
+two, space runs between words to one) instead of removing tags site by site, so its outputs
+come from :mod:`richout.tags.release`. Explanations keep richout's promises in this profile
+too: diagnostics and spans are those of the same input read by profile ``next`` (the tags
+found are the same; UPSTREAM.md names where the wording can differ), and the edits are one
+coarse edit from the input to the release's text, which rebuilds the input exactly.
+:func:`finish` is shared with the release's ``parse_reply`` (:mod:`richout.views.release`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any, TypeVar
+
+from richout.models import Directives, Explained, Explanation, Reply
+from richout.models.lossless import edit_records
+from richout.tags import release as _release_tags
+from richout.text.patch import diff_patch
+
+__all__ = ["finish", "release_directives"]
+
+_R = TypeVar("_R", Directives, Reply)
+
+
+def finish(
+    cls: type[_R],
+    outputs: dict[str, Any],
+    text: str,
+    *,
+    explainer: Callable[[], Explanation],
+    explain: bool,
+    reference: Callable[[], Explained],
+) -> _R:
+    """The result: lazy, or explained by ``next``'s reading plus one edit that rebuilds."""
+    if not explain:
+        return cls.lazy(explainer, **outputs)
+    ref = reference()
+    return cls.explained(
+        **outputs,
+        diagnostics=ref.diagnostics,
+        spans=ref.spans,
+        edits=edit_records(diff_patch(text, outputs["text"])),
+    )
+
+
+def release_directives(
+    text: str,
+    *,
+    current_message_id: str | None,
+    strip_audio_tag: bool,
+    strip_reply_tags: bool,
+    explainer: Callable[[], Explanation],
+    explain: bool,
+    reference: Callable[[], Directives],
+) -> Directives:
+    """``parse_directives`` under the release profile; ``reference`` is ``next``'s eager reading."""
+    found = _release_tags.parse_inline_directives(
+        text,
+        current_message_id=current_message_id,
+        strip_audio_tag=strip_audio_tag,
+        strip_reply_tags=strip_reply_tags,
+    )
+    # ReleaseDirectives has exactly the output fields of Directives.
+    return finish(
+        Directives, asdict(found), text, explainer=explainer, explain=explain, reference=reference
+    )
