@@ -20,7 +20,7 @@ from richout.envelope import (
     ref_key,
     resolve_payload,
 )
-from richout.envelope.skill import canonical_args, run_budget
+from richout.envelope.skill_budget import canonical_args, run_budget
 from richout.errors import InvalidInput
 from richout.faces.envelope_ops import OPS
 

@@ -30,7 +30,7 @@ from richout.envelope import (
     place_display_md,
     resolve_wall_sec,
 )
-from richout.envelope.skill import canonical_args, run_budget
+from richout.envelope.skill_budget import canonical_args, run_budget
 from richout.errors import InvalidInput
 
 FAILURE: list[tuple[Any, bool, str | None]] = [

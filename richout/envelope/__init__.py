@@ -52,22 +52,22 @@ from richout.envelope.send import (
     collect_sent_media,
     validate_send,
 )
-from richout.envelope.skill import (
-    BudgetCall,
-    FailureBudget,
-    async_ack,
-    async_dispatch,
+from richout.envelope.skill import classify
+from richout.envelope.skill_artifacts import (
     backfill_candidates,
     backfill_report,
-    background_text,
-    classify,
-    explain_display_md,
-    fill_local_path,
     is_materializable_content_type,
     materialize_plan,
+)
+from richout.envelope.skill_budget import BudgetCall, FailureBudget
+from richout.envelope.skill_display import explain_display_md, place_display_md
+from richout.envelope.skill_offload import offload
+from richout.envelope.skill_runs import (
+    async_ack,
+    async_dispatch,
+    background_text,
+    fill_local_path,
     max_runs,
-    offload,
-    place_display_md,
     resolve_wall_sec,
 )
 

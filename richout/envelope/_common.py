@@ -8,9 +8,10 @@ from typing import Any
 
 from richout.errors import InvalidInput
 from richout.models import Diagnostic, Severity
-from richout.text.chars import LineIndex
+from richout.text.chars import LineIndex, ascii_lower
 
 __all__ = [
+    "contains_any",
     "describe",
     "diag",
     "is_number",
@@ -74,6 +75,15 @@ def is_number(value: Any) -> bool:
     if isinstance(value, int):
         return True
     return isinstance(value, float) and math.isfinite(value)
+
+
+def contains_any(text: str, needles: Iterable[str]) -> str | None:
+    """The first needle found in ``text`` (ASCII case-insensitive for Latin letters)."""
+    low = ascii_lower(text)
+    for needle in needles:
+        if needle in low:
+            return needle
+    return None
 
 
 def describe(value: Any, limit: int = 40) -> str:

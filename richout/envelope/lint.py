@@ -13,7 +13,9 @@ from typing import Any
 
 from richout.envelope._common import diag
 from richout.envelope.models import LintFinding
-from richout.envelope.skill import classify, materialize_plan, offload
+from richout.envelope.skill import classify
+from richout.envelope.skill_artifacts import materialize_plan
+from richout.envelope.skill_offload import offload
 from richout.errors import InvalidInput, require_str
 from richout.models import Diagnostic
 
