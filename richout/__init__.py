@@ -26,12 +26,14 @@ from richout.models import (
 )
 from richout.models.lossless import rebuild
 from richout.policy import Policy
+from richout.policy.fileurl import file_url_to_path
 from richout.profiles import DEFAULT_PROFILE, PROFILES, Profile
 from richout.tags.parse import parse_directives
 from richout.tags.silent import is_silent
 from richout.version import __version__
+from richout.views.delivery_strip import delivery_strip
 from richout.views.render import render_reply
-from richout.views.reply import delivery_strip, file_url_to_path, parse_reply
+from richout.views.reply import parse_reply
 from richout.views.streaming import StreamingParser
 
 __all__ = [

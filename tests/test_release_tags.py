@@ -25,21 +25,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import richout.tags.release as rt
+import richout.tags.release_delivery as delivery_module
+import richout.tags.release_reader as reader_module
 from richout.markdown.codemap import CodeMap
-from richout.tags.release import (
-    ReleaseDirectives,
-    file_url_to_path,
-    parse_inline_directives,
-    reply_text,
-    strip_for_delivery,
-)
+from richout.policy.fileurl import file_url_to_path
+from richout.policy.fileurl import file_url_to_path as reply_file_url_to_path
+from richout.tags.release import ReleaseDirectives, parse_inline_directives, reply_text
+from richout.tags.release_delivery import strip_for_delivery
 from richout.tags.scan import Finder
 from richout.tags.scan import blank_end as real_blank_end
 from richout.tags.scan import ws_end as real_ws_end
 from richout.tags.silent import is_silent
 from richout.text.chars import JS_WS, JS_WS_CLASS, js_rtrim, js_trim
-from richout.views.reply import file_url_to_path as reply_file_url_to_path
 
 VECTORS = Path(__file__).parents[1].parent / "shared" / "vectors"
 RELEASE = VECTORS / "profiles" / "release-2026.9.6"
@@ -495,9 +492,10 @@ def _count_scans() -> Iterator[list[int]]:
             return hit
 
     with (
-        mock.patch.object(rt, "ws_end", ws_end),
-        mock.patch.object(rt, "blank_end", blank_end),
-        mock.patch.object(rt, "Finder", CountingFinder),
+        mock.patch.object(reader_module, "ws_end", ws_end),
+        mock.patch.object(reader_module, "blank_end", blank_end),
+        mock.patch.object(reader_module, "Finder", CountingFinder),
+        mock.patch.object(delivery_module, "ws_end", ws_end),
     ):
         yield seen
 

@@ -15,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from richout import rebuild
+from richout.policy.fileurl import file_url_to_path
 from richout.text.patch import Edit, invert
-from richout.views.reply import _delivery_strip, delivery_strip, file_url_to_path, parse_reply
+from richout.views.delivery_strip import delivery_strip, strip_for_delivery
+from richout.views.reply import parse_reply
 
 M = "MSG_1"
 
@@ -107,7 +109,7 @@ def test_delivery_strip_of_stray_complete_tags() -> None:
 @settings(max_examples=400, deadline=None)
 def test_delivery_strip_patch_rebuilds_its_input(parts: list[str]) -> None:
     text = "".join(parts)
-    strip = _delivery_strip(text)
+    strip = strip_for_delivery(text)
     assert invert(strip.text, strip.patch) == text
     assert delivery_strip(text) == strip.text
     if "[[" not in text:

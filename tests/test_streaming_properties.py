@@ -21,7 +21,8 @@ from richout.models import StreamChunk
 from richout.tags.parse import parse_directives
 from richout.tags.silent import is_silent_prefix, is_token_only, strip_leading_token
 from richout.text.chars import JS_WS_CLASS, js_rtrim
-from richout.views.reply import delivery_strip, parse_reply
+from richout.views.delivery_strip import delivery_strip
+from richout.views.reply import parse_reply
 from richout.views.streaming import StreamingParser
 
 PIECES = [

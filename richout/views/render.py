@@ -18,11 +18,14 @@ from richout.media.split import has_media_token, split_for_views
 from richout.models import (
     CanvasBlock,
     Diagnostic,
+    Directives,
     EditRecord,
-    Explanation,
+    EmbedResult,
+    MediaSplit,
     RenderedReply,
     ReplyTarget,
     Span,
+    rerun,
 )
 from richout.models.attachments import describe
 from richout.models.diagnostics import Diagnostics
@@ -150,12 +153,7 @@ def render_reply(
     require_bool(explain, "explain")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
-
-    def explainer() -> Explanation:
-        return render_reply(
-            text, role=role, profile=prof, explain=True, policy=policy
-        ).explanation()
-
+    explainer = rerun(render_reply, text, role=role, profile=prof, policy=policy)
     if (
         not explain
         and not prof.normalize_rewritten_whitespace
@@ -172,11 +170,16 @@ def render_reply(
         )
 
     embeds = extract_embeds(text, explain=explain)
-    t1 = embeds.text
-    media = split_for_views(t1, profile=prof, explain=explain, policy=policy)
-    t2 = media.text
-    tags = parse_directives(t2, profile=prof, explain=explain)
+    media = split_for_views(embeds.text, profile=prof, explain=explain, policy=policy)
+    tags = parse_directives(media.text, profile=prof, explain=explain)
+    outputs = _outputs(embeds, media, tags)
+    if not explain:
+        return RenderedReply.lazy(explainer, **outputs)
+    return RenderedReply.explained(**outputs, **_explanation(text, embeds, media, tags))
 
+
+def _outputs(embeds: EmbedResult, media: MediaSplit, tags: Directives) -> dict[str, Any]:
+    """The WebChat view's output fields from the three layers' results (§9.2-§9.3)."""
     if tags.reply_to_explicit_id is not None:
         target: ReplyTarget | None = ReplyTarget(mode="id", id=tags.reply_to_explicit_id)
     elif tags.reply_to_current:
@@ -196,7 +199,7 @@ def render_reply(
         content.append({"type": "text", "text": tags.text})
     content.extend({"type": "media", "url": ref} for ref in media.media_urls)
     content.extend(block.to_wire() for block in canvas)
-    outputs: dict[str, Any] = {
+    return {
         "text": tags.text,
         "reply_target": target,
         "audio_as_voice": media.audio_as_voice,
@@ -204,28 +207,25 @@ def render_reply(
         "canvas": canvas,
         "content": content,
     }
-    if not explain:
-        return RenderedReply.lazy(explainer, **outputs)
 
+
+def _explanation(
+    text: str, embeds: EmbedResult, media: MediaSplit, tags: Directives
+) -> dict[str, Any]:
+    """Diagnostics, spans and edits over the input: each layer's, mapped through the earlier."""
     p_embeds = _patch(embeds.edits)
-    p_media = compose(p_embeds, _patch(media.edits), t1)
-    p_all = compose(p_media, _patch(tags.edits), t2)
-    from_t1 = offset_mapper(p_embeds)
-    from_t2 = offset_mapper(p_media)
-
+    p_media = compose(p_embeds, _patch(media.edits), embeds.text)
+    p_all = compose(p_media, _patch(tags.edits), media.text)
     diagnostics = _union(
         text,
         embeds.diagnostics,
-        (media.diagnostics, p_embeds, from_t1),
-        (tags.diagnostics, p_media, from_t2),
+        (media.diagnostics, p_embeds, offset_mapper(p_embeds)),
+        (tags.diagnostics, p_media, offset_mapper(p_media)),
     )
-
     spans = [
         *embeds.spans,
         *_mapped_spans(media.spans, p_embeds),
         *_mapped_spans(tags.spans, p_media),
     ]
     spans.sort(key=lambda s: (s.start, s.end))
-    return RenderedReply.explained(
-        **outputs, diagnostics=diagnostics, spans=spans, edits=edit_records(p_all)
-    )
+    return {"diagnostics": diagnostics, "spans": spans, "edits": edit_records(p_all)}

@@ -1,0 +1,136 @@
+"""The delivery strip (TAGS.md §7.1): what must never reach a channel, removed last.
+
+A malformed reply prefix at the very start of the message, and any complete tag that a
+code-structure change left behind (an earlier stage read it as code), are removed from the
+text :func:`richout.views.reply.parse_reply` delivers; :func:`delivery_strip` is the stage
+on its own.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from richout.errors import require_str
+from richout.markdown.codemap import CodeMap
+from richout.tags.parse import ReplyTagReader, TagMatch, read_audio_tag
+from richout.tags.scan import ws_end
+from richout.text.chars import is_js_ws, js_ltrim, js_rtrim
+from richout.text.patch import Edit, Patch, apply, compose, patch_from_pieces
+
+__all__ = ["Removed", "Strip", "delivery_strip", "show", "strip_for_delivery"]
+
+SHOW_MAX = 60
+
+
+def show(s: str) -> str:
+    """A construct quoted for a message, shortened when long."""
+    if len(s) > SHOW_MAX:
+        s = s[: SHOW_MAX - 1] + "…"
+    return repr(s)
+
+
+@dataclass(frozen=True)
+class Removed:
+    """A construct the delivery strip removed, in offsets of the strip's input."""
+
+    tag: TagMatch
+    start: int  # with the whitespace moved over on the left
+    end: int
+
+
+@dataclass(frozen=True)
+class Strip:
+    """The delivery strip's output, the patch that made it, and what it removed."""
+
+    text: str
+    patch: Patch
+    removed: tuple[Removed, ...]
+
+
+def _may_have_blocks(text: str) -> bool:
+    """False when ``text`` cannot hold a fenced or indented code block.
+
+    A fence needs a run of three backticks or tildes, indented code four columns of
+    indentation (four spaces or a tab), whatever containers surround it; substring tests
+    answer that without the Markdown parse.
+    """
+    return "```" in text or "~~~" in text or "\t" in text or "    " in text
+
+
+def _block_starts_in(code: CodeMap, lo: int, hi: int) -> bool:
+    """Does a fenced or indented code block start in ``(lo, hi]``?"""
+    starts = code.full().block_starts
+    k = bisect.bisect_right(starts, lo)
+    return k < len(starts) and starts[k] <= hi
+
+
+def _trim_preserving_code(text: str) -> tuple[int, int]:
+    """The kept range after the strip's trim: a leading code block keeps its indentation."""
+    first = len(text) - len(js_ltrim(text))
+    if first >= len(text):
+        return 0, 0
+    keep = first
+    if first > 0 and _may_have_blocks(text):
+        parse = CodeMap(text).full()
+        k = bisect.bisect_right(parse.block_starts, first) - 1
+        if k >= 0 and first < parse.block_ends[k]:
+            keep = parse.block_starts[k]
+    return keep, len(js_rtrim(text))
+
+
+def strip_for_delivery(text: str) -> Strip:
+    """TAGS.md §7.1 with its patch; see :func:`delivery_strip`."""
+    if "[[" not in text:
+        return Strip(text, [], ())
+    n = len(text)
+    reader = ReplyTagReader(text)
+    code = CodeMap(text)
+    blocks = _may_have_blocks(text)
+    pieces: list[tuple[int, int, str | None]] = []
+    removed: list[Removed] = []
+    search = 0
+    prev = 0
+    while search < n:
+        marker = text.find("[[", search)
+        if marker < 0:
+            break
+        tag = read_audio_tag(text, marker)
+        if tag is None:
+            tag = reader.read(marker, allow_leading_malformed=True)
+        if tag is None:
+            search = marker + 1
+            continue
+        end = ws_end(text, tag.end) if tag.complete else tag.end
+        # Only the whitespace directly before the marker, never what an earlier construct
+        # already owned, moves into the edit.
+        start = marker
+        while start > prev and is_js_ws(text[start - 1]):
+            start -= 1
+        search = prev = end
+        if code.in_code(marker):
+            continue
+        if blocks and _block_starts_in(code, marker, end):
+            # The padding before a code block is its line break and indentation: keep it.
+            cut = start + len(js_rtrim(text[start:end]))
+            pieces.append((start, cut, ""))
+        else:
+            pieces.append((start, end, " " if tag.complete else ""))
+        removed.append(Removed(tag, start, end))
+    if not pieces:
+        return Strip(text, [], ())
+    patch = patch_from_pieces(text, pieces)
+    stripped = apply(text, patch)
+    keep, stop = _trim_preserving_code(stripped)
+    trim: Patch = []
+    if stop < len(stripped):
+        trim.append(Edit(stop, len(stripped), stripped[stop:], ""))
+    if keep > 0:
+        trim.insert(0, Edit(0, keep, stripped[:keep], ""))
+    return Strip(stripped[keep:stop], compose(patch, trim, stripped), tuple(removed))
+
+
+def delivery_strip(text: str) -> str:
+    """TAGS.md §7.1: remove a malformed leading reply prefix and stray tags before delivery."""
+    require_str(text)
+    return strip_for_delivery(text).text

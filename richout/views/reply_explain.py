@@ -1,0 +1,247 @@
+"""Explanations of the delivery view: the diagnostics, spans and edits of ``parse_reply``.
+
+Run only when a result is explained (``explain=True`` or a lazy result's first read); the
+outputs never depend on anything here (README decision: outputs first, explanations after).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from richout.embed.parse import embeds_for_delivery_diagnostics
+from richout.models import Diagnostic, Directives, EditRecord, MediaSplit, Span, SpanKind
+from richout.models.diagnostics import Diagnostics
+from richout.models.lossless import edit_records
+from richout.tags.silent import SilentRule, may_contain_token
+from richout.text.patch import Edit, Patch, compose, offset_mapper
+from richout.views.delivery_strip import Removed, Strip, show
+
+__all__ = ["Stages", "explain_reply"]
+
+# Reply-tag findings that split_media's own tag pass cannot get right for the delivery view:
+# it runs without the current message id and leaves reply tags in place. The reply stage
+# (parse_directives on the split text) reports these again, correctly.
+_RECOMPUTED_BY_REPLY_STAGE = frozenset(
+    {
+        "tag.reply_id_empty",
+        "tag.reply_id_sanitized",
+        "tag.reply_overridden",
+        "tag.current_without_id",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Stages:
+    """What each delivery stage produced for one reply (the input of the explanation)."""
+
+    split: MediaSplit
+    directives: Directives | None
+    strip: Strip
+    rule: SilentRule | None
+    media_urls: list[str]
+
+
+def _as_patch(records: Iterable[EditRecord]) -> Patch:
+    return [Edit(e.start, e.end, e.removed, e.inserted) for e in records]
+
+
+def _map_span(to_input: Callable[[int], int], start: int, end: int) -> tuple[int, int]:
+    """Input range of ``[start, end)``; the end maps through the last character it covers."""
+    a = to_input(start)
+    b = to_input(end - 1) + 1 if end > start else a
+    return a, max(a, b)
+
+
+_RULE_WORDING: dict[SilentRule, str] = {
+    "8.1": "it is only the silent token (rule 8.1)",
+    "8.2": "it is the silent token as a JSON string (rule 8.2)",
+    "8.3": 'it is a JSON envelope {"action": <silent token>} (rule 8.3)',
+    "8.4": "it is model reasoning ending in the silent token (rule 8.4)",
+}
+
+
+def _explain_strip(
+    diags: Diagnostics,
+    spans: list[Span],
+    text: str,
+    removed: Sequence[Removed],
+    to_input: Callable[[int], int],
+) -> None:
+    """Diagnostics and spans for what the delivery strip removed (in input offsets)."""
+    for r in removed:
+        tag = r.tag
+        a, b = _map_span(to_input, tag.start, tag.end)
+        literal = text[tag.start : tag.end]
+        if not tag.complete:
+            diags.add(
+                "tag.malformed_prefix_stripped",
+                "warning",
+                f"{show(literal)} at the start of the message is a malformed reply tag; it was "
+                "removed before delivery and sets no reply target. Write [[reply_to_current]] "
+                "or [[reply_to:<id>]] with both closing brackets.",
+                a,
+                b,
+            )
+            spans.append(Span(kind="reply_prefix", start=a, end=b))
+            continue
+        kind: SpanKind = "audio_tag" if tag.kind == "audio" else "reply_tag"
+        diags.add(
+            "tag.stripped_on_delivery",
+            "info",
+            f"{show(literal)} was still in the text after the tag stages (they read it as code "
+            "before an earlier edit changed the code structure); it was removed before "
+            "delivery and has no effect. Keep tags out of code spans and blocks.",
+            a,
+            b,
+        )
+        spans.append(Span(kind=kind, start=a, end=b))
+
+
+def _stripped_prefix_starts(
+    removed: Sequence[Removed], to_input: Callable[[int], int]
+) -> frozenset[int]:
+    """Input offsets of the ``[[`` of every malformed prefix the strip removed."""
+    return frozenset(to_input(r.tag.start) for r in removed if not r.tag.complete)
+
+
+def _without_malformed_at(
+    found: Iterable[Diagnostic],
+    starts: frozenset[int],
+    to_input: Callable[[int], int] | None = None,
+) -> list[Diagnostic]:
+    """``found`` minus the ``tag.malformed`` records of constructs starting at ``starts``."""
+    if not starts:
+        return list(found)
+    out = []
+    for d in found:
+        if d.code == "tag.malformed" and d.start is not None:
+            at = to_input(d.start) if to_input is not None else d.start
+            if at in starts:
+                continue
+        out.append(d)
+    return out
+
+
+def _reference_span(
+    text: str, spans: Sequence[Span], index: int, ref: str
+) -> tuple[int, int] | None:
+    """Input span of the ``index``-th accepted reference (its directive narrowed to it)."""
+    media = [s for s in spans if s.kind in ("media", "image")]
+    if index >= len(media):
+        return None
+    s = media[index]
+    at = text.find(ref, s.start, s.end)
+    return (at, at + len(ref)) if at >= 0 else (s.start, s.end)
+
+
+def _has_double_bracket(text: str) -> bool:
+    """``"[[" in text``, with a single-character probe first (much cheaper on non-ASCII text)."""
+    return "[" in text and "[[" in text
+
+
+def _tagged_text(st: Stages) -> str:
+    """The text after the reply-tag stage (the delivery strip's input)."""
+    d = st.directives
+    return d.text if d is not None and d.has_reply_tag else st.split.text
+
+
+def _patch(text: str, st: Stages) -> tuple[Patch, Patch, Patch]:
+    """The media patch, media + reply tags, and the whole composed patch over ``text``."""
+    t1 = st.split.text
+    p1 = _as_patch(st.split.edits)
+    d = st.directives
+    p2 = _as_patch(d.edits) if d is not None and d.has_reply_tag else []
+    t2 = _tagged_text(st)
+    p12 = compose(p1, p2, t1)
+    whole = compose(p12, st.strip.patch, t2)
+    t3 = st.strip.text
+    if st.rule is not None:
+        whole = compose(whole, [Edit(0, len(t3), t3, "")], t3)
+    return p1, p12, whole
+
+
+def _stage_findings(
+    diags: Diagnostics, spans: list[Span], st: Stages, p1: Patch, p12: Patch
+) -> None:
+    """The media and tag stages' own findings, in input offsets, minus what later stages own."""
+    strip = st.strip
+    # A malformed prefix the strip removed is explained by the strip, not as "stays visible".
+    stripped_at = (
+        _stripped_prefix_starts(strip.removed, offset_mapper(p12)) if strip.removed else frozenset()
+    )
+    directives = st.directives
+    if directives is None:
+        diags.extend(_without_malformed_at(st.split.diagnostics, stripped_at))
+        return
+    diags.extend(
+        d
+        for d in _without_malformed_at(st.split.diagnostics, stripped_at)
+        if d.code not in _RECOMPUTED_BY_REPLY_STAGE
+    )
+    from_t1 = offset_mapper(p1)
+    diags.extend(_without_malformed_at(directives.diagnostics, stripped_at, from_t1), from_t1)
+    if directives.has_reply_tag:
+        for s in directives.spans:
+            if s.kind == "reply_tag":
+                a, b = _map_span(from_t1, s.start, s.end)
+                spans.append(Span(kind=s.kind, start=a, end=b, value=s.value))
+
+
+def _delivery_findings(diags: Diagnostics, text: str, st: Stages, silent_token: str) -> None:
+    """Converted file URLs, the silent rule, and shortcodes left as text on this surface."""
+    split = st.split
+    for i, (ref, path) in enumerate(zip(split.media_urls, st.media_urls, strict=True)):
+        if ref != path:
+            where = _reference_span(text, split.spans, i, ref) or (0, len(text))
+            diags.add(
+                "reply.file_url_converted",
+                "info",
+                f"the file URL {show(ref)} is delivered as the local path {show(path)}.",
+                *where,
+            )
+    if st.rule is not None:
+        diags.add(
+            "reply.silent",
+            "info",
+            f"The reply is silent: {_RULE_WORDING[st.rule]} for the token {silent_token!r}, so "
+            "its text is emptied and nothing is said on the channel. Write a normal reply to "
+            "say something.",
+            0,
+            len(text),
+        )
+        if st.media_urls:
+            diags.add(
+                "reply.silent_with_media",
+                "warning",
+                f"The reply is silent but carries {len(st.media_urls)} media reference(s); the "
+                "media is still delivered. Drop the silent token to send text with it, or drop "
+                "the MEDIA: lines to send nothing.",
+                0,
+                len(text),
+            )
+    # "[embed" has no case-folding lookalike outside ASCII, so the token search is exact here.
+    if may_contain_token(text, "[embed"):
+        diags.extend(embeds_for_delivery_diagnostics(text))
+
+
+def explain_reply(
+    text: str, st: Stages, silent_token: str
+) -> tuple[list[Diagnostic], list[Span], list[EditRecord]]:
+    """Diagnostics, spans (input offsets, in order) and edits of one delivery-view reading."""
+    p1, p12, whole = _patch(text, st)
+    diags = Diagnostics(text)
+    spans = list(st.split.spans)
+    _stage_findings(diags, spans, st, p1, p12)
+    if st.strip.removed:
+        t2 = (
+            st.directives.text
+            if st.directives is not None and st.directives.has_reply_tag
+            else st.split.text
+        )
+        _explain_strip(diags, spans, t2, st.strip.removed, offset_mapper(p12))
+    _delivery_findings(diags, text, st, silent_token)
+    if len(spans) > 1:
+        spans.sort(key=lambda s: (s.start, s.end))
+    return diags.build(), spans, edit_records(whole)
