@@ -370,7 +370,8 @@ def test_conformance_reports_json_and_junit(
 def test_conformance_junit_escapes_what_xml_cannot_carry(tmp_path: Path) -> None:
     import xml.etree.ElementTree as ET
 
-    from richout.faces.conformance import Case, run
+    from richout.faces.conformance import run
+    from richout.faces.conformance_cases import Case
 
     case = Case(id="ctl", op="embed", input="a\x00\ud800\ufffe", expect={"text": "b\x1c"})
     report = run([case])

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from richout.faces.conformance import Case, compare, default_cases_dir, load_cases, run
+from richout.faces.conformance import compare, run
+from richout.faces.conformance_cases import Case, default_cases_dir, load_cases
 from richout.profiles import DEFAULT_PROFILE, PROFILES
 
 _CASES = load_cases()
@@ -87,7 +88,7 @@ from pathlib import Path  # noqa: E402
 
 
 def test_load_cases_errors_name_the_file_and_the_case(tmp_path: Path) -> None:
-    from richout.faces.conformance import CaseError
+    from richout.faces.conformance_cases import CaseError
 
     with pytest.raises(CaseError, match="does not exist"):
         load_cases(tmp_path / "missing")
@@ -119,7 +120,7 @@ class _Stream(io.StringIO):
 
 
 def test_progress_draws_a_bar_on_a_terminal_and_plain_lines_otherwise() -> None:
-    from richout.faces.conformance import Progress
+    from richout.faces.conformance_report import Progress
 
     now = [0.0]
     tty = _Stream(tty=True)

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from richout.faces.jsonl import handle_line, handle_request, ops, serve
-from richout.faces.ops import OPTIONS
+from richout.faces.jsonl import handle_line, handle_request, serve
+from richout.faces.ops import OPS
 
 
 def _serve(lines: list[str]) -> list[dict[str, object]]:
@@ -88,17 +88,18 @@ def test_the_command_answers_in_order_and_exits_zero_at_end_of_input() -> None:
 # --- issue 9, defect 6: unknown option names are errors for every op ----------------------
 
 
-@pytest.mark.parametrize("op", sorted(OPTIONS))
+@pytest.mark.parametrize("op", sorted(OPS))
 def test_every_op_rejects_an_unknown_option_name_and_names_the_known_ones(op: str) -> None:
     resp = handle_request({"id": "1", "op": op, "input": {}, "options": {"bogusOption": 1}})
     assert resp["error"]["type"] == "invalid_options"
     message = resp["error"]["message"]
     assert "bogusOption" in message
-    assert all(name in message for name in OPTIONS[op]) and (OPTIONS[op] or "none" in message)
+    known = OPS[op].options
+    assert all(name in message for name in known) and (known or "none" in message)
 
 
 def test_every_op_has_one_option_table_entry() -> None:
-    assert set(OPTIONS) == set(ops())
+    assert all(name == op.name for name, op in OPS.items())
 
 
 @pytest.mark.parametrize(

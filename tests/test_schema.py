@@ -15,8 +15,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 import richout
-from richout.faces.conformance import load_cases
-from richout.faces.jsonl import handle_request, ops
+from richout.faces.conformance_cases import load_cases
+from richout.faces.jsonl import handle_request
+from richout.faces.ops import OPS
 from richout.faces.schema import DRAFT, OP_RESULTS, json_schema, op_results, public_models
 
 
@@ -61,7 +62,7 @@ def test_one_entry_per_public_result_and_one_per_op() -> None:
     for model in public_models():
         assert f"#/$defs/{model.__name__}" in entries
     # every op this build answers names the entry its output validates against
-    assert set(doc["x-richout-ops"]) == set(ops()) == set(OP_RESULTS)
+    assert set(doc["x-richout-ops"]) == set(OPS) == set(OP_RESULTS)
     for op, model in op_results().items():
         assert doc["x-richout-ops"][op] == {"$ref": f"#/$defs/{model.__name__}"}
 

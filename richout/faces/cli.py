@@ -7,45 +7,19 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from richout.faces.console import InputError, emit_json, read_text
+from richout.faces.envelope_cli import add_parser as add_envelope
 
 if TYPE_CHECKING:
     from richout.policy import Policy
 
-__all__ = ["InputError", "main", "read_text"]
+__all__ = ["main"]
 
 EXIT_OK = 0
 EXIT_FAIL = 1
 EXIT_USAGE = 2
-
-
-class InputError(Exception):
-    """A command-line input problem (unreadable file, bad encoding): exit status 2."""
-
-
-def read_text(source: str, *, replace_invalid: bool = False) -> str:
-    """Read a file (``-`` = standard input) as UTF-8; invalid bytes are an error unless told."""
-    try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        if replace_invalid:
-            return data.decode("utf-8", errors="replace")
-        raise InputError(
-            f"{source} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "pass --replace-invalid to read it with U+FFFD replacements"
-        ) from exc
-
-
-def _emit(obj: Any, compact: bool) -> None:
-    text = json.dumps(obj, ensure_ascii=False, indent=None if compact else 2)
-    try:
-        sys.stdout.write(text + "\n")
-    except UnicodeEncodeError:
-        sys.stdout.write(json.dumps(obj, ensure_ascii=True, indent=None if compact else 2) + "\n")
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -99,7 +73,7 @@ def _cmd_parse(args: argparse.Namespace) -> int:
         explain=True,
         policy=_load_policy(args.policy),
     )
-    _emit(result.to_wire(), args.compact)
+    emit_json(result.to_wire(), args.compact)
     return EXIT_OK
 
 
@@ -107,7 +81,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from richout.views.render import render_reply
 
     text = read_text(args.file, replace_invalid=args.replace_invalid)
-    _emit(
+    emit_json(
         render_reply(
             text,
             role=args.role,
@@ -129,7 +103,7 @@ def _cmd_jsonl(args: argparse.Namespace) -> int:
 def _cmd_schema(args: argparse.Namespace) -> int:
     from richout.faces.schema import json_schema
 
-    _emit(json_schema(), args.compact)
+    emit_json(json_schema(), args.compact)
     return EXIT_OK
 
 
@@ -191,9 +165,9 @@ def _positive_seconds(value: str) -> float:
 def _check_ops(wanted: list[str] | None) -> None:
     import difflib
 
-    from richout.faces.jsonl import ops
+    from richout.faces.ops import OPS
 
-    known = sorted(ops())
+    known = sorted(OPS)
     for op in wanted or ():
         if op not in known:
             close = difflib.get_close_matches(op, known, n=1)
@@ -202,7 +176,9 @@ def _check_ops(wanted: list[str] | None) -> None:
 
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
-    from richout.faces.conformance import ConformanceError, Progress, load_cases, run, run_program
+    from richout.faces.conformance import run, run_program
+    from richout.faces.conformance_cases import ConformanceError, load_cases
+    from richout.faces.conformance_report import Progress
 
     reports: list[list[str]] = args.report or []
     for fmt, _ in reports:
@@ -266,28 +242,23 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_FAIL
 
 
-def _build() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="richout",
-        description="Read what an AI assistant wrote; say what a chat gateway should deliver.",
-    )
-    from richout.version import __version__
-
-    parser.add_argument("--version", action="version", version=f"richout {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def _add_parse(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("parse", help="delivery view of a reply (media, voice, reply target)")
     _add_input(p)
     p.add_argument("--current-message-id", default=None, help="id for [[reply_to_current]]")
     _add_policy(p)
     p.set_defaults(func=_cmd_parse)
 
+
+def _add_render(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("render", help="WebChat view of a reply (attachments, canvas blocks)")
     _add_input(p)
     p.add_argument("--role", default="assistant", help="message role (default: assistant)")
     _add_policy(p)
     p.set_defaults(func=_cmd_render)
 
+
+def _add_preview(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "preview",
         help="one self-contained HTML page showing what replies become",
@@ -308,6 +279,8 @@ def _build() -> argparse.ArgumentParser:
     _add_policy(p)
     p.set_defaults(func=_cmd_preview)
 
+
+def _add_jsonl_and_schema(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("jsonl", help="answer JSON Lines requests on stdin (JSONL.md)")
     p.set_defaults(func=_cmd_jsonl)
 
@@ -315,6 +288,8 @@ def _build() -> argparse.ArgumentParser:
     p.add_argument("--compact", action="store_true", help="one-line JSON")
     p.set_defaults(func=_cmd_schema)
 
+
+def _add_conformance(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "conformance",
         help="run the conformance cases",
@@ -362,13 +337,22 @@ def _build() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_conformance)
 
-    try:
-        from richout.faces.envelope_cli import add_parser as add_envelope
-    except ModuleNotFoundError as exc:  # pragma: no cover - until the envelope module lands
-        if exc.name is None or not exc.name.startswith("richout.envelope"):
-            raise
-    else:
-        add_envelope(sub)
+
+def _build() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="richout",
+        description="Read what an AI assistant wrote; say what a chat gateway should deliver.",
+    )
+    from richout.version import __version__
+
+    parser.add_argument("--version", action="version", version=f"richout {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_parse(sub)
+    _add_render(sub)
+    _add_preview(sub)
+    _add_jsonl_and_schema(sub)
+    _add_conformance(sub)
+    add_envelope(sub)
     return parser
 
 

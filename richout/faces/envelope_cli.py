@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from richout.errors import InvalidInput
+from richout.faces.console import InputError, emit_json, read_text
 
 __all__ = ["add_parser"]
 
@@ -18,8 +19,6 @@ EXIT_USAGE = 2
 
 
 def _load(source: str) -> Any:
-    from richout.faces.cli import InputError, read_text
-
     text = read_text(source)
     try:
         return json.loads(text)
@@ -27,15 +26,6 @@ def _load(source: str) -> Any:
         raise InputError(f"{source} is nested too deeply to read") from exc
     except ValueError as exc:
         raise InputError(f"{source} is not JSON: {exc}") from exc
-
-
-def _emit(obj: Any, compact: bool) -> None:
-    indent = None if compact else 2
-    try:
-        text = json.dumps(obj, ensure_ascii=False, indent=indent)
-        sys.stdout.write(text + "\n")
-    except UnicodeEncodeError:
-        sys.stdout.write(json.dumps(obj, ensure_ascii=True, indent=indent) + "\n")
 
 
 def _values(value: Any, each: bool) -> list[Any]:
@@ -59,7 +49,7 @@ def _cmd_classify(args: argparse.Namespace) -> int:
         out = [classify(v).to_wire() for v in values]
     except InvalidInput as exc:
         return _usage_error(exc)
-    _emit(out if args.each else out[0], args.compact)
+    emit_json(out if args.each else out[0], args.compact)
     return EXIT_OK
 
 
@@ -80,7 +70,7 @@ def _cmd_offload(args: argparse.Namespace) -> int:
         )
     except InvalidInput as exc:
         return _usage_error(exc)
-    _emit(result.to_wire(), args.compact)
+    emit_json(result.to_wire(), args.compact)
     return EXIT_OK
 
 
@@ -106,7 +96,7 @@ def _cmd_lint(args: argparse.Namespace) -> int:
         return _usage_error(exc)
     failed = False
     if args.json:
-        _emit(
+        emit_json(
             [[f.to_wire() for f in r] for r in reports]
             if args.each
             else [f.to_wire() for f in reports[0]],

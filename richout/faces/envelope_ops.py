@@ -1,9 +1,10 @@
 """The envelope's ``richout jsonl`` ops (JSONL.md): argument checking and wire conversion only.
 
 Each handler takes the request's ``input`` and ``options`` and returns the output object with
-wire names; bad arguments raise :class:`~richout.errors.InvalidInput`, and an option name the
-op does not take raises :class:`~richout.errors.InvalidOptions` naming the ones it does
-(:data:`OPTIONS`), exactly as the text ops of :mod:`richout.ops` do.
+wire names; bad arguments raise :class:`~richout.errors.InvalidInput`. :data:`OPS` holds them
+as :class:`~richout.faces.op.Op` records, so an option name the op does not take raises
+:class:`~richout.errors.InvalidOptions` naming the ones it does, exactly as the text ops of
+:mod:`richout.faces.text_ops` do.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from richout.errors import InvalidInput
-from richout.faces.jsonl import Handler
+from richout.faces.op import Op, opt_bool, opt_str, table
 from richout.models import Diagnostic
 
-__all__ = ["OPS", "OPTIONS"]
+__all__ = ["OPS"]
 
 _DIRECTIVE_OPTIONS = (
     "parseFinalDirectives",
@@ -25,49 +26,9 @@ _DIRECTIVE_OPTIONS = (
     "replyMode",
 )
 
-#: The option names (wire spelling) each envelope op takes; any other name is an error.
-OPTIONS: dict[str, tuple[str, ...]] = {
-    "payload": _DIRECTIVE_OPTIONS,
-    "refKey": ("legacy",),
-    "dedupe": ("streamCompleted", "blockStreaming", "route", *_DIRECTIVE_OPTIONS),
-    "commentary": (),
-    "skillResult": (),
-    "budget": (),
-    "offload": ("workspaceDir",),
-    "materialize": (),
-}
-
-
-def _check(options: Mapping[str, Any], op: str) -> None:
-    """Raise InvalidOptions for an option name ``op`` does not take (the text ops' check)."""
-    if not options:
-        return
-    # Imported here: richout.ops imports this module while it is being built.
-    from richout.faces.ops import check_options
-
-    check_options(dict(options), op, OPTIONS[op])
-
-
-def _bool(options: Mapping[str, Any], name: str, default: bool) -> bool:
-    value = options.get(name)
-    if value is None:
-        return default
-    if not isinstance(value, bool):
-        raise InvalidInput(f"option {name} must be true or false, got {value!r}")
-    return value
-
-
-def _str(options: Mapping[str, Any], name: str, default: str | None = None) -> str | None:
-    value = options.get(name)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise InvalidInput(f"option {name} must be a string, got {value!r}")
-    return value
-
 
 def _reply_mode(options: Mapping[str, Any]) -> Any:
-    mode = _str(options, "replyMode", "auto")
+    mode = opt_str(options, "replyMode", "auto")
     if mode not in ("auto", "message_tool_only"):
         raise InvalidInput(f"option replyMode must be 'auto' or 'message_tool_only', got {mode!r}")
     return mode
@@ -84,27 +45,25 @@ def _diags(found: list[Diagnostic]) -> list[dict[str, Any]]:
 
 
 def _payload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "payload")
     from richout.envelope.payload import resolve_payload
 
     result = resolve_payload(
         _object(inp, "input (a reply payload)"),
-        parse_final_directives=_bool(options, "parseFinalDirectives", False),
-        current_message_id=_str(options, "currentMessageId"),
-        extract_markdown_images=_bool(options, "extractMarkdownImages", False),
-        silent_token=_str(options, "silentToken", "NO_REPLY") or "NO_REPLY",
+        parse_final_directives=opt_bool(options, "parseFinalDirectives", False),
+        current_message_id=opt_str(options, "currentMessageId"),
+        extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
+        silent_token=opt_str(options, "silentToken", "NO_REPLY") or "NO_REPLY",
         reply_mode=_reply_mode(options),
     )
     return result.to_wire()
 
 
 def _ref_key(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "refKey")
     from richout.envelope.refkey import ref_key
 
     if not isinstance(inp, str):
         raise InvalidInput("input must be one media reference string")
-    return {"key": ref_key(inp, legacy=_bool(options, "legacy", False))}
+    return {"key": ref_key(inp, legacy=opt_bool(options, "legacy", False))}
 
 
 def _list(value: Any, what: str) -> list[Any]:
@@ -116,7 +75,6 @@ def _list(value: Any, what: str) -> list[Any]:
 
 
 def _dedupe(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "dedupe")
     from richout.envelope.dedupe import DeliveryLedger
 
     data = _object(inp, 'input ({"streamed", "final", ...})')
@@ -138,12 +96,12 @@ def _dedupe(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     result = ledger.finalize_one(
         _object(data["final"], "final"),
         path="final",
-        stream_completed=_bool(options, "streamCompleted", True),
-        block_streaming=_bool(options, "blockStreaming", True),
-        parse_final_directives=_bool(options, "parseFinalDirectives", False),
-        current_message_id=_str(options, "currentMessageId"),
-        extract_markdown_images=_bool(options, "extractMarkdownImages", False),
-        silent_token=_str(options, "silentToken", "NO_REPLY") or "NO_REPLY",
+        stream_completed=opt_bool(options, "streamCompleted", True),
+        block_streaming=opt_bool(options, "blockStreaming", True),
+        parse_final_directives=opt_bool(options, "parseFinalDirectives", False),
+        current_message_id=opt_str(options, "currentMessageId"),
+        extract_markdown_images=opt_bool(options, "extractMarkdownImages", False),
+        silent_token=opt_str(options, "silentToken", "NO_REPLY") or "NO_REPLY",
         reply_mode=_reply_mode(options),
     )
     final = result.payloads[0]
@@ -154,7 +112,6 @@ def _dedupe(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _commentary(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "commentary")
     from richout.envelope.commentary import capture_commentary
 
     data = _object(inp, 'input ({"channel", "replyMode", "capturedRefs", "blocks"})')
@@ -170,14 +127,12 @@ def _commentary(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _skill_result(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "skillResult")
     from richout.envelope.skill import classify
 
     return classify(inp).to_wire()
 
 
 def _budget(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "budget")
     from richout.envelope.skill import run_budget
 
     data = _object(inp, 'input ({"limits", "calls"})')
@@ -189,7 +144,6 @@ def _budget(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _offload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "offload")
     from richout.envelope.skill import offload
 
     data = _object(inp, 'input ({"skill", "result"})')
@@ -199,25 +153,31 @@ def _offload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
     result = offload(
         data.get("result"),
         skill=skill,
-        workspace_dir=_str(options, "workspaceDir", ".") or ".",
+        workspace_dir=opt_str(options, "workspaceDir", ".") or ".",
     )
     return result.to_wire()
 
 
 def _materialize(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    _check(options, "materialize")
     from richout.envelope.skill import materialize_plan
 
     return materialize_plan(inp).to_wire()
 
 
-OPS: dict[str, Handler] = {
-    "payload": _payload,
-    "refKey": _ref_key,
-    "dedupe": _dedupe,
-    "commentary": _commentary,
-    "skillResult": _skill_result,
-    "budget": _budget,
-    "offload": _offload,
-    "materialize": _materialize,
-}
+#: The envelope ops by name: handler, the option names each takes (any other name is
+#: ``invalid_options``) and the model its output is the wire form of.
+OPS: dict[str, Op] = table(
+    Op("payload", _payload, _DIRECTIVE_OPTIONS, "PayloadResult"),
+    Op("refKey", _ref_key, ("legacy",), "RefKeyOutput"),
+    Op(
+        "dedupe",
+        _dedupe,
+        ("streamCompleted", "blockStreaming", "route", *_DIRECTIVE_OPTIONS),
+        "DedupeOutput",
+    ),
+    Op("commentary", _commentary, (), "CommentaryResult"),
+    Op("skillResult", _skill_result, (), "SkillClassification"),
+    Op("budget", _budget, (), "BudgetOutput"),
+    Op("offload", _offload, ("workspaceDir",), "OffloadResult"),
+    Op("materialize", _materialize, (), "MaterializePlan"),
+)

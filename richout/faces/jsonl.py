@@ -23,22 +23,13 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import IO, Any
 
 from richout.errors import InvalidInput, RichoutError
+from richout.faces.ops import OPS
 
-__all__ = ["JSON_WS", "Handler", "handle_line", "handle_request", "ops", "serve"]
-
-#: An op handler: ``(input, options) -> output`` (wire names); raises InvalidInput.
-Handler = Callable[[Any, dict[str, Any]], dict[str, Any]]
-
-
-def ops() -> dict[str, Handler]:
-    """Every op this build answers, by name."""
-    from richout.faces.ops import OPS
-
-    return OPS
+__all__ = ["JSON_WS", "handle_line", "handle_request", "serve"]
 
 
 def _error(rid: Any, kind: str, message: str) -> dict[str, Any]:
@@ -57,9 +48,8 @@ def handle_request(req: Any) -> dict[str, Any]:
             'a request needs a string "id" and an "op": {"id": "1", "op": "media", "input": "…"}',
         )
     op = req.get("op")
-    table = ops()
-    if not isinstance(op, str) or op not in table:
-        known = ", ".join(sorted(table))
+    if not isinstance(op, str) or op not in OPS:
+        known = ", ".join(sorted(OPS))
         return _error(rid, "unknown_op", f"unknown op {op!r}; this build answers: {known}")
     options = req.get("options", {})
     if options is None:
@@ -67,7 +57,7 @@ def handle_request(req: Any) -> dict[str, Any]:
     if not isinstance(options, dict):
         return _error(rid, "invalid_input", '"options" must be a JSON object when given')
     try:
-        output = table[op](req.get("input"), options)
+        output = OPS[op](req.get("input"), options)
     except RichoutError as exc:
         return _error(rid, exc.code, str(exc))
     except RecursionError:

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from richout import models
+from richout.faces.ops import OPS
 from richout.models import Model
 
 __all__ = ["DRAFT", "OP_RESULTS", "json_schema", "op_results", "public_models"]
@@ -25,22 +26,9 @@ __all__ = ["DRAFT", "OP_RESULTS", "json_schema", "op_results", "public_models"]
 #: The JSON Schema dialect of :func:`json_schema`.
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-#: ``richout jsonl`` op -> name of the public model its output is the wire form of.
-OP_RESULTS: dict[str, str] = {
-    "media": "MediaSplit",
-    "directives": "Directives",
-    "reply": "Reply",
-    "embed": "EmbedResult",
-    "render": "RenderedReply",
-    "payload": "PayloadResult",
-    "refKey": "RefKeyOutput",
-    "dedupe": "DedupeOutput",
-    "commentary": "CommentaryResult",
-    "skillResult": "SkillClassification",
-    "budget": "BudgetOutput",
-    "offload": "OffloadResult",
-    "materialize": "MaterializePlan",
-}
+#: ``richout jsonl`` op -> name of the public model its output is the wire form of (read from
+#: the op registry, :data:`richout.faces.ops.OPS`).
+OP_RESULTS: dict[str, str] = {name: op.result for name, op in OPS.items()}
 
 
 def _envelope_models() -> list[type[BaseModel]]:
