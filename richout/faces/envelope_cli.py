@@ -54,7 +54,7 @@ def _cmd_classify(args: argparse.Namespace) -> int:
 
 
 def _cmd_offload(args: argparse.Namespace) -> int:
-    from richout.envelope.skill import offload
+    from richout.envelope.skill_offload import offload
 
     def write(path: str, content: str) -> None:
         target = Path(path)

@@ -133,7 +133,7 @@ def _skill_result(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _budget(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    from richout.envelope.skill import run_budget
+    from richout.envelope.skill_budget import run_budget
 
     data = _object(inp, 'input ({"limits", "calls"})')
     decisions = run_budget(data.get("limits"), data.get("calls"))
@@ -144,7 +144,7 @@ def _budget(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _offload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    from richout.envelope.skill import offload
+    from richout.envelope.skill_offload import offload
 
     data = _object(inp, 'input ({"skill", "result"})')
     skill = data.get("skill")
@@ -159,7 +159,7 @@ def _offload(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _materialize(inp: Any, options: dict[str, Any]) -> dict[str, Any]:
-    from richout.envelope.skill import materialize_plan
+    from richout.envelope.skill_artifacts import materialize_plan
 
     return materialize_plan(inp).to_wire()
 
