@@ -18,7 +18,7 @@ from richout.envelope import (
     resolve_media,
     target_matches_route,
 )
-from richout.envelope.dedupe import target_from
+from richout.envelope.routes import target_from
 from richout.errors import InvalidInput
 
 
@@ -238,7 +238,7 @@ MATCHES: list[tuple[dict[str, Any], dict[str, Any], bool]] = [
 
 @pytest.mark.parametrize(("target", "route", "match"), MATCHES)
 def test_route_matching(target: dict[str, Any], route: dict[str, Any], match: bool) -> None:
-    from richout.envelope.dedupe import route_from
+    from richout.envelope.routes import route_from
 
     assert target_matches_route(target_from(target), route_from(route)) is match
 

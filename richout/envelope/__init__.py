@@ -13,12 +13,8 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from richout.envelope.commentary import capture_commentary, message_tool_mode_findings
-from richout.envelope.dedupe import (
-    DeliveryLedger,
-    is_duplicate_text,
-    normalize_for_duplicate,
-    target_matches_route,
-)
+from richout.envelope.dedupe import DeliveryLedger
+from richout.envelope.dedupe_text import is_duplicate_text, normalize_for_duplicate
 from richout.envelope.lint import lint
 from richout.envelope.models import (
     BackfillResult,
@@ -45,6 +41,7 @@ from richout.envelope.payload import (
     resolve_payload,
 )
 from richout.envelope.refkey import posix_normalize, ref_key, same_ref
+from richout.envelope.routes import target_matches_route
 from richout.envelope.send import (
     SendValidationError,
     build_send,

@@ -7,12 +7,12 @@ under every alias the reference accepts, for dedupe evidence.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from richout.envelope._common import diag, join_path, require_mapping, require_str_list
 from richout.envelope.models import MessageSend, Route, SendTarget
+from richout.envelope.routes import read_thread_id
 from richout.errors import InvalidInput, require_str
 from richout.models import Diagnostic
 from richout.text.chars import ascii_lower, js_trim
@@ -193,20 +193,6 @@ def collect_sent_media(params: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _thread_id(value: Any) -> str | int | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int):
-        # Ids beyond 64 bits are not ids any channel uses; treating them as absent also keeps
-        # them away from int-to-str conversion limits.
-        return value if value.bit_length() <= 64 else None
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
-    return None
-
-
 def _opt_str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -236,7 +222,7 @@ def collect_send(
     text = message if isinstance(message, str) else None
     provider = _opt_str(params.get("channel")) or (route.provider if route else None)
     account = _opt_str(params.get("accountId"))
-    thread = _thread_id(params.get("threadId"))
+    thread = read_thread_id(params.get("threadId"))
     tos: list[str] = []
     target = params.get("target")
     if isinstance(target, str) and js_trim(target):
