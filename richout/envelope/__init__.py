@@ -34,12 +34,12 @@ from richout.envelope.models import (
     SkillClassification,
 )
 from richout.envelope.payload import (
-    intake_payload,
     is_renderable,
     merge_final_directives,
     resolve_media,
     resolve_payload,
 )
+from richout.envelope.payload_intake import intake_payload
 from richout.envelope.refkey import posix_normalize, ref_key, same_ref
 from richout.envelope.routes import target_matches_route
 from richout.envelope.send import (

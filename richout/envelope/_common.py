@@ -16,6 +16,7 @@ __all__ = [
     "diag",
     "is_number",
     "join_path",
+    "json_type_name",
     "py_usable",
     "require_callable",
     "require_choice",
@@ -105,6 +106,25 @@ def describe(value: Any, limit: int = 40) -> str:
     if isinstance(value, dict):
         return f"an object of {len(value)} keys"
     return f"a {type(value).__name__}"
+
+
+def json_type_name(value: Any) -> str:
+    """The JSON type of ``value`` for messages (``object``, ``list``, ``number``, ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if isinstance(value, Mapping):
+        if all(isinstance(k, str) for k in value):
+            return "object"
+        return "mapping with non-string keys"
+    return type(value).__name__
 
 
 # -- argument checks of the public functions (wrong types raise InvalidInput, naming them) --

@@ -14,6 +14,7 @@ from typing import Any
 from richout.envelope._common import diag, join_path, text_diag
 from richout.envelope.models import CommentaryResult
 from richout.errors import InvalidInput, require_str
+from richout.media.split import split_media
 from richout.models import Diagnostic, MediaSplit
 from richout.text.chars import LineIndex, ascii_lower
 
@@ -21,11 +22,8 @@ __all__ = ["capture_commentary", "message_tool_mode_findings"]
 
 _MODES = ("auto", "message_tool_only")
 
-
-def _split(text: str) -> MediaSplit:
-    from richout.media.split import split_media
-
-    return split_media(text)
+#: Where a reference first appeared: (field, text, start, end, the text's line index).
+_Place = tuple[str, str, int | None, int | None, LineIndex]
 
 
 def _refs_with_spans(split: MediaSplit) -> list[tuple[str, int | None, int | None]]:
@@ -57,8 +55,7 @@ def _located(
 def message_tool_mode_findings(text: str, *, field: str = "text") -> list[Diagnostic]:
     """One ``envelope.media_line_in_message_tool_mode`` per ``MEDIA:`` directive in ``text``."""
     require_str(field, "field")
-    if not isinstance(text, str):
-        raise InvalidInput(f"{field} must be a string, got {type(text).__name__}")
+    require_str(text, field)
     if "media:" not in ascii_lower(text):
         return []
     index = LineIndex(text)
@@ -75,7 +72,7 @@ def message_tool_mode_findings(text: str, *, field: str = "text") -> list[Diagno
             end=end,
             index=index,
         )
-        for ref, start, end in _refs_with_spans(_split(text))
+        for ref, start, end in _refs_with_spans(split_media(text))
     ]
 
 
@@ -123,62 +120,10 @@ def capture_commentary(
         )
     captured = _captured(captured_refs)
     parsed_blocks = _blocks(blocks)
-    webchat = ascii_lower(channel) == "webchat"
     tool_only = reply_mode == "message_tool_only"
-    captured_set = set(captured)
-
     found: list[Diagnostic] = []
-    collected: list[str] = []
-    seen: set[str] = set()
-    # (reference, field, text, start, end) of each first appearance, for diagnostics
-    where: dict[str, tuple[str, str, int | None, int | None, LineIndex]] = {}
-    for i, (phase, text) in enumerate(parsed_blocks):
-        if "media:" not in ascii_lower(text):
-            continue
-        field = join_path(join_path("blocks", i), "text")
-        refs = _refs_with_spans(_split(text))
-        if not refs:
-            continue
-        index = LineIndex(text)
-        if phase != "commentary":
-            found.append(
-                diag(
-                    "commentary.phase_missing",
-                    "info",
-                    (
-                        "this block has MEDIA: lines but no phase; only blocks with phase "
-                        "'commentary' are handled here, so its references are not attached"
-                        if phase is None
-                        else f"this block's phase is {phase!r}, not 'commentary'; its MEDIA: "
-                        "lines go through the final-reply path, not commentary capture"
-                    ),
-                    join_path(join_path("blocks", i), "phase"),
-                )
-            )
-            if tool_only:
-                found.extend(message_tool_mode_findings(text, field=field))
-            continue
-        for ref, start, end in refs:
-            if tool_only:
-                found.append(
-                    _located(
-                        "envelope.media_line_in_message_tool_mode",
-                        "warning",
-                        f"MEDIA:{ref} is not honoured in message-tool-only mode and stays "
-                        "visible as text; send it with message(action=send) instead.",
-                        field=field,
-                        text=text,
-                        start=start,
-                        end=end,
-                        index=index,
-                    )
-                )
-            if ref not in seen:
-                seen.add(ref)
-                collected.append(ref)
-                where[ref] = (field, text, start, end, index)
-
-    if not webchat:
+    collected, where = _commentary_refs(parsed_blocks, tool_only=tool_only, found=found)
+    if ascii_lower(channel) != "webchat":
         if collected:
             found.append(
                 diag(
@@ -197,6 +142,7 @@ def capture_commentary(
         return CommentaryResult.model_construct(
             attach=[], left_as_text=collected, diagnostics=found
         )
+    captured_set = set(captured)
     attach = [r for r in collected if r in captured_set]
     left = [r for r in collected if r not in captured_set]
     for ref in left:
@@ -216,3 +162,60 @@ def capture_commentary(
             )
         )
     return CommentaryResult.model_construct(attach=attach, left_as_text=left, diagnostics=found)
+
+
+def _commentary_refs(
+    blocks: list[tuple[Any, str]], *, tool_only: bool, found: list[Diagnostic]
+) -> tuple[list[str], dict[str, _Place]]:
+    """The distinct ``MEDIA:`` references of the commentary blocks, in order, with where
+    each first appeared; blocks of another phase and message-tool-only mode are explained."""
+    collected: list[str] = []
+    where: dict[str, _Place] = {}
+    for i, (phase, text) in enumerate(blocks):
+        if "media:" not in ascii_lower(text):
+            continue
+        field = join_path(join_path("blocks", i), "text")
+        refs = _refs_with_spans(split_media(text))
+        if not refs:
+            continue
+        index = LineIndex(text)
+        if phase != "commentary":
+            found.append(_phase_missing(phase, join_path(join_path("blocks", i), "phase")))
+            if tool_only:
+                found.extend(message_tool_mode_findings(text, field=field))
+            continue
+        for ref, start, end in refs:
+            if tool_only:
+                found.append(
+                    _located(
+                        "envelope.media_line_in_message_tool_mode",
+                        "warning",
+                        f"MEDIA:{ref} is not honoured in message-tool-only mode and stays "
+                        "visible as text; send it with message(action=send) instead.",
+                        field=field,
+                        text=text,
+                        start=start,
+                        end=end,
+                        index=index,
+                    )
+                )
+            if ref not in where:
+                collected.append(ref)
+                where[ref] = (field, text, start, end, index)
+    return collected, where
+
+
+def _phase_missing(phase: Any, field: str) -> Diagnostic:
+    """A block with ``MEDIA:`` lines whose phase is not ``commentary``."""
+    return diag(
+        "commentary.phase_missing",
+        "info",
+        (
+            "this block has MEDIA: lines but no phase; only blocks with phase "
+            "'commentary' are handled here, so its references are not attached"
+            if phase is None
+            else f"this block's phase is {phase!r}, not 'commentary'; its MEDIA: "
+            "lines go through the final-reply path, not commentary capture"
+        ),
+        field,
+    )

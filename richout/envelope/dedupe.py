@@ -24,12 +24,8 @@ from richout.envelope.dedupe_steps import (
     media_set,
 )
 from richout.envelope.models import DedupeResult, ReplyPayload, Route, SendTarget
-from richout.envelope.payload import (
-    ReplyMode,
-    as_payload,
-    check_directive_options,
-    resolve_media,
-)
+from richout.envelope.payload import ReplyMode, check_directive_options, resolve_media
+from richout.envelope.payload_intake import as_payload
 from richout.envelope.refkey import NormalizeMedia, ref_keys
 from richout.envelope.routes import route_from, target_from, target_matches_route
 from richout.envelope.send import collect_send

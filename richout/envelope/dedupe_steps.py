@@ -23,13 +23,13 @@ from richout.envelope.dedupe_text import (
 from richout.envelope.models import ReplyPayload
 from richout.envelope.payload import (
     ReplyMode,
-    as_payload,
     has_enabled_delivery,
     is_renderable,
     merge_final_directives,
     payload_diagnostics,
     resolve_media,
 )
+from richout.envelope.payload_intake import as_payload
 from richout.models import Diagnostic
 from richout.text.chars import JS_WS, js_trim, utf16_len
 

@@ -1,10 +1,10 @@
-"""Reply payloads (ENVELOPE.md §1-§2): loose intake, the delivery list, renderability, and
-the merge of structured fields with directives parsed from the final text.
+"""Reply payloads (ENVELOPE.md §1-§2): the delivery list, renderability, and the merge of
+structured fields with directives parsed from the final text.
 
-Payloads arrive from plugins as loose JSON; :func:`intake_payload` keeps what the reference
-keeps and explains every field it drops. :func:`resolve_media` is what is actually sent;
-:func:`merge_final_directives` reproduces the reference's "explicit fields win wholesale"
-merge and says which parsed references that discards.
+Loose intake of plugin JSON is :mod:`richout.envelope.payload_intake`. :func:`resolve_media`
+is what is actually sent; :func:`merge_final_directives` reproduces the reference's "explicit
+fields win wholesale" merge and says which parsed references that discards;
+:func:`resolve_payload` (the ``payload`` op) runs intake, the optional merge and both.
 """
 
 from __future__ import annotations
@@ -12,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from richout.envelope._common import diag, join_path, require_choice, text_diag
-from richout.envelope.models import PayloadIntake, PayloadResult, ReplyPayload
+from richout.envelope._common import diag, join_path, json_type_name, require_choice, text_diag
+from richout.envelope.commentary import message_tool_mode_findings
+from richout.envelope.models import PayloadResult, ReplyPayload
+from richout.envelope.payload_intake import as_payload, blank_entry_diagnostic
 from richout.errors import InvalidInput, require_bool, require_str
-from richout.models import Diagnostic
+from richout.models import Diagnostic, Reply
 from richout.text.chars import js_trim
+from richout.views.reply import parse_reply
 
 __all__ = [
     "ReplyMode",
-    "as_payload",
     "check_directive_options",
     "has_enabled_delivery",
-    "intake_payload",
     "is_renderable",
     "merge_final_directives",
     "payload_diagnostics",
@@ -34,148 +35,6 @@ __all__ = [
 ReplyMode = Literal["auto", "message_tool_only"]
 
 _REPLY_MODES = ("auto", "message_tool_only")
-_STRING_FIELDS = (("text", "text"), ("mediaUrl", "media_url"), ("replyToId", "reply_to_id"))
-_TRUE_FLAGS = (
-    ("audioAsVoice", "audio_as_voice"),
-    ("isError", "is_error"),
-    ("replyToTag", "reply_to_tag"),
-    ("replyToCurrent", "reply_to_current"),
-    ("trustedLocalMedia", "trusted_local_media"),
-    ("sensitiveMedia", "sensitive_media"),
-)
-_OBJECT_FIELDS = (
-    ("channelData", "channel_data"),
-    ("presentation", "presentation"),
-    ("interactive", "interactive"),
-    ("location", "location"),
-    ("delivery", "delivery"),
-)
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "list"
-    if isinstance(value, Mapping):
-        if all(isinstance(k, str) for k in value):
-            return "object"
-        return "mapping with non-string keys"
-    return type(value).__name__
-
-
-def _is_json_object(value: Any) -> bool:
-    """A mapping whose keys are all strings (what a JSON object can be)."""
-    return isinstance(value, Mapping) and all(isinstance(k, str) for k in value)
-
-
-def _intake(obj: Mapping[Any, Any], path: str) -> tuple[ReplyPayload, list[Diagnostic]]:
-    found: list[Diagnostic] = []
-    fields: dict[str, Any] = {}
-
-    def dropped(key: str, value: Any, want: str) -> None:
-        found.append(
-            diag(
-                "payload.field_dropped",
-                "warning",
-                f"{key} must be {want}, got {_type_name(value)}; the field was ignored "
-                f"(treated as absent). Send {key} as {want}.",
-                join_path(path, key),
-            )
-        )
-
-    for key, name in _STRING_FIELDS:
-        if key in obj:
-            value = obj[key]
-            if isinstance(value, str):
-                fields[name] = value
-            elif value is not None:
-                dropped(key, value, "a string")
-
-    if "mediaUrls" in obj:
-        value = obj["mediaUrls"]
-        if isinstance(value, (list, tuple)):
-            kept: list[str] = []
-            for i, entry in enumerate(value):
-                where = join_path(join_path(path, "mediaUrls"), i)
-                if not isinstance(entry, str) or entry == "":
-                    what = "an empty string" if entry == "" else f"a {_type_name(entry)}"
-                    found.append(
-                        diag(
-                            "payload.media_entry_dropped",
-                            "warning",
-                            f"mediaUrls entry {i} is {what}, not a reference; it was dropped. "
-                            "Each entry must be a non-empty URL or path string.",
-                            where,
-                        )
-                    )
-                    continue
-                kept.append(entry)
-                if not js_trim(entry):
-                    # The entry keeps the list non-empty (so mediaUrl is ignored) but
-                    # resolves to nothing (§1.3 step 4).
-                    found.append(
-                        diag(
-                            "payload.media_entry_dropped",
-                            "warning",
-                            f"mediaUrls entry {i} is blank; it is dropped when the delivery "
-                            "list is resolved. Remove it or give a reference.",
-                            where,
-                        )
-                    )
-            fields["media_urls"] = kept
-        elif value is not None:
-            dropped("mediaUrls", value, "a list of strings")
-
-    for key, name in _TRUE_FLAGS:
-        if key in obj:
-            value = obj[key]
-            if value is True:
-                fields[name] = True
-            elif value is not None and value is not False:
-                # false is the same as absent; only a non-boolean is a dropped value.
-                dropped(key, value, "true or false")
-
-    for key, name in _OBJECT_FIELDS:
-        if key in obj:
-            value = obj[key]
-            if _is_json_object(value):
-                fields[name] = dict(value)
-            elif value is not None:
-                dropped(key, value, "an object")
-
-    return ReplyPayload.model_construct(**fields), found
-
-
-def intake_payload(obj: Any, *, path: str = "") -> PayloadIntake:
-    """Loose intake of a plugin payload (§1.2): keep well-typed fields, explain the rest.
-
-    ``obj`` must be a mapping (a JSON object); anything else is an InvalidInput. ``path`` is
-    the JSON path prefix used in diagnostics (e.g. ``final``).
-    """
-    require_str(path, "path")
-    if isinstance(obj, ReplyPayload):
-        return PayloadIntake(payload=obj)
-    if not isinstance(obj, Mapping):
-        where = path or "obj (the payload)"
-        raise InvalidInput(f"{where} must be a JSON object, got {_type_name(obj)}")
-    payload, found = _intake(obj, path)
-    return PayloadIntake.model_construct(payload=payload, diagnostics=found)
-
-
-def as_payload(obj: Any, *, path: str = "") -> tuple[ReplyPayload, list[Diagnostic]]:
-    """A :class:`ReplyPayload` from a payload or a loose mapping, with intake diagnostics."""
-    if isinstance(obj, ReplyPayload):
-        return obj, []
-    if not isinstance(obj, Mapping):
-        intake_payload(obj, path=path)  # raises the InvalidInput with its message
-    return _intake(obj, path)
 
 
 def resolve_media(payload: ReplyPayload) -> list[str]:
@@ -226,13 +85,7 @@ def has_enabled_delivery(payload: ReplyPayload) -> bool:
 def _blank_entry_diagnostics(payload: ReplyPayload, path: str) -> list[Diagnostic]:
     """Blank ``mediaUrls`` entries of a payload that did not come through intake."""
     return [
-        diag(
-            "payload.media_entry_dropped",
-            "warning",
-            f"mediaUrls entry {i} is blank; it is dropped when the delivery list is resolved. "
-            "Remove it or give a reference.",
-            join_path(join_path(path, "mediaUrls"), i),
-        )
+        blank_entry_diagnostic(i, join_path(join_path(path, "mediaUrls"), i))
         for i, entry in enumerate(payload.media_urls or ())
         if not js_trim(entry)
     ]
@@ -287,13 +140,10 @@ def merge_final_directives(
     ``mediaUrl`` stays while delivery may use the parsed list. In ``message_tool_only`` mode
     ``MEDIA:`` lines are not honoured: they stay in the text, each with a diagnostic.
     """
-    from richout.views.reply import parse_reply
-
     _require_reply_payload(payload)
     check_directive_options(current_message_id, extract_markdown_images, silent_token, reply_mode)
     require_str(path, "path")
     source = payload.text if payload.text is not None else ""
-    text_path = join_path(path, "text")
     found: list[Diagnostic] = []
     tool_only = reply_mode == "message_tool_only"
     parsed = parse_reply(
@@ -304,9 +154,16 @@ def merge_final_directives(
         extract_media_directives=not tool_only,
     )
     if tool_only:
-        from richout.envelope.commentary import message_tool_mode_findings
+        found.extend(message_tool_mode_findings(source, field=join_path(path, "text")))
+    merged = _merge(payload, parsed)
+    found.extend(
+        _merge_findings(payload, merged, parsed, source, path=path, silent_token=silent_token)
+    )
+    return merged, parsed.is_silent, found
 
-        found.extend(message_tool_mode_findings(source, field=text_path))
+
+def _merge(payload: ReplyPayload, parsed: Reply) -> ReplyPayload:
+    """The payload's explicit fields over what was parsed from its text (§2)."""
     parsed_media = list(parsed.media_urls)
     explicit_list = payload.media_urls
     media_urls = list(explicit_list) if explicit_list is not None else (parsed_media or None)
@@ -321,7 +178,7 @@ def merge_final_directives(
     text = parsed.text or None
     if parsed.is_silent:
         text = None
-    merged = payload.model_copy(
+    return payload.model_copy(
         update={
             "text": text,
             "media_urls": media_urls,
@@ -335,39 +192,27 @@ def merge_final_directives(
         }
     )
 
-    for d in parsed.diagnostics:
-        found.append(d.model_copy(update={"field": text_path}))
+
+def _merge_findings(
+    payload: ReplyPayload,
+    merged: ReplyPayload,
+    parsed: Reply,
+    source: str,
+    *,
+    path: str,
+    silent_token: str,
+) -> list[Diagnostic]:
+    """The parse's findings on the text, then what the merge discarded or hid (§2)."""
+    text_path = join_path(path, "text")
+    found = [d.model_copy(update={"field": text_path}) for d in parsed.diagnostics]
+    parsed_media = list(parsed.media_urls)
     delivered = set(resolve_media(merged))
-    media_spans = [s for s in parsed.spans if s.kind in ("media", "image")]
-    spans_match = len(media_spans) == len(parsed_media)
-    if explicit_list is not None and parsed_media:
-        for i, ref in enumerate(parsed_media):
-            if js_trim(ref) in delivered:
-                continue
-            message = (
-                f"MEDIA reference {ref!r} was removed from the text but is not delivered: "
-                "the payload's explicit mediaUrls wins wholesale (no union). Put every "
-                "attachment in mediaUrls, or drop mediaUrls and keep the MEDIA: line."
-            )
-            if spans_match:
-                span = media_spans[i]
-                found.append(
-                    text_diag(
-                        "payload.parsed_media_discarded",
-                        "warning",
-                        message,
-                        field=text_path,
-                        text=source,
-                        start=span.start,
-                        end=span.end,
-                    )
-                )
-            else:
-                found.append(diag("payload.parsed_media_discarded", "warning", message, text_path))
+    if payload.media_urls is not None and parsed_media:
+        found.extend(_discarded_media(parsed, delivered, source, text_path))
     explicit_single = js_trim(payload.media_url) if isinstance(payload.media_url, str) else ""
     explained_single = False
     if (
-        explicit_list is None
+        payload.media_urls is None
         and explicit_single
         and parsed_media
         and explicit_single not in delivered
@@ -400,7 +245,41 @@ def merge_final_directives(
             # Already explained above, or the mediaUrl came from parsing, not from the plugin.
             continue
         found.append(d)
-    return merged, parsed.is_silent, found
+    return found
+
+
+def _discarded_media(
+    parsed: Reply, delivered: set[str], source: str, text_path: str
+) -> list[Diagnostic]:
+    """Each parsed ``MEDIA:`` reference an explicit ``mediaUrls`` discarded (no union)."""
+    found: list[Diagnostic] = []
+    parsed_media = list(parsed.media_urls)
+    media_spans = [s for s in parsed.spans if s.kind in ("media", "image")]
+    spans_match = len(media_spans) == len(parsed_media)
+    for i, ref in enumerate(parsed_media):
+        if js_trim(ref) in delivered:
+            continue
+        message = (
+            f"MEDIA reference {ref!r} was removed from the text but is not delivered: "
+            "the payload's explicit mediaUrls wins wholesale (no union). Put every "
+            "attachment in mediaUrls, or drop mediaUrls and keep the MEDIA: line."
+        )
+        if spans_match:
+            span = media_spans[i]
+            found.append(
+                text_diag(
+                    "payload.parsed_media_discarded",
+                    "warning",
+                    message,
+                    field=text_path,
+                    text=source,
+                    start=span.start,
+                    end=span.end,
+                )
+            )
+        else:
+            found.append(diag("payload.parsed_media_discarded", "warning", message, text_path))
+    return found
 
 
 def resolve_payload(
@@ -416,7 +295,7 @@ def resolve_payload(
     if not isinstance(obj, (ReplyPayload, Mapping)):
         raise InvalidInput(
             f"obj (the payload) must be a ReplyPayload or a mapping (a JSON object), "
-            f"got {_type_name(obj)}"
+            f"got {json_type_name(obj)}"
         )
     require_bool(parse_final_directives, "parse_final_directives")
     check_directive_options(current_message_id, extract_markdown_images, silent_token, reply_mode)
