@@ -10,15 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout.media.payload import (
-    Cleaner,
-    Judge,
-    analyse_payload,
-    clean,
-    quoted_list,
-    split_parts,
-    unwrap_bounds,
-)
+from richout.media.cleaning import Cleaner, clean, quoted_list, split_parts, unwrap_bounds
+from richout.media.payload import Judge, analyse_payload
 from richout.policy import is_valid_reference, strip_file_prefix
 from richout.policy.local import (
     has_file_extension,

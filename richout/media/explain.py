@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import block_structure
-from richout.media.payload import Item, Judge, clean
+from richout.media.cleaning import clean
+from richout.media.payload import Item, Judge
 from richout.models import Diagnostic, Span
 from richout.models.diagnostics import Diagnostics
 from richout.policy import strip_file_prefix

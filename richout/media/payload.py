@@ -1,56 +1,39 @@
-"""One ``MEDIA:`` payload → accepted references and visible leftovers (MEDIA.md §6).
+"""One ``MEDIA:`` payload → accepted references and visible leftovers (MEDIA.md §6-§7).
 
-Every step of the reference here is a regular expression that backtracks: the cleaning
-regex's ``.*`` before the serialized-JSON cut, the quoted-token alternatives, the quote-pair
-scan, and the regrouping loop that re-cleans a growing part for every new token. This module
-computes the same answers with forward and backward scans whose total cost is linear in the
-payload (the regrouping step adds a ``log n`` factor for one binary search per token).
-
-Cleaning (§6.1) only ever removes a prefix and a suffix, so it is computed as *bounds* into
-the payload: a part ``payload[a:b]`` cleans to ``payload[s:e]``. That lets the regrouping
-step ask "what does the part built so far clean to?" without rebuilding or rescanning it.
+The payload is read as the profile's upstream reads it (an explicit quoted list, one pair
+of quotes, or whitespace tokens regrouped into parts, §6.6), each part is judged (§7, by a
+memoising :class:`Judge`), then come the spaced-path rescue (§6.8) and the whole-payload
+fallback (§6.9). The reference re-cleans a growing part for every new token when
+regrouping; here the cleaning is answered as bounds (:mod:`richout.media.cleaning`), so the
+regrouping step costs one binary search per token and the whole reading stays ``n log n``.
 """
 
 from __future__ import annotations
 
-import bisect
-import re
 from dataclasses import dataclass, field
 
+from richout.media.cleaning import (
+    QUOTES,
+    Cleaner,
+    begins_independent,
+    begins_independent_at,
+    file_prefix_len,
+    quoted_list,
+    split_parts,
+    unwrap_bounds,
+)
 from richout.policy import OK, Policy, Verdict, check_reference, strip_file_prefix
 from richout.policy.local import (
     has_file_extension,
-    has_scheme_prefix,
     is_traversal_or_unsupported_home,
     looks_local,
     starts_at_root,
 )
 from richout.profiles import NEXT, Profile
-from richout.text.chars import JS_WS, JS_WS_CLASS, has_js_ws, js_trim
+from richout.text.chars import JS_WS, has_js_ws, js_trim
 
-__all__ = [
-    "Cleaner",
-    "Item",
-    "Judge",
-    "PayloadResult",
-    "analyse_payload",
-    "begins_independent",
-    "clean",
-    "quoted_list",
-    "split_parts",
-    "unwrap_bounds",
-]
+__all__ = ["Item", "Judge", "PayloadResult", "analyse_payload"]
 
-_LEAD_CHARS = "`\"'[{("
-_TRAIL_CHARS = "`\"'\\})],"
-_LEAD = frozenset(_LEAD_CHARS)
-_TRAIL = frozenset(_TRAIL_CHARS)
-_QUOTES = "\"'`"
-_JSON_FOLLOW = frozenset("]},:")
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-_WS = frozenset(JS_WS)
-_NON_WS_RUN = re.compile(f"[^{JS_WS_CLASS}]+")
-_WS_RUN = re.compile(f"[{JS_WS_CLASS}]+")
 #: first characters an explicit quoted list can start with (after whitespace)
 _LIST_OPEN = frozenset("\"'`[")
 
@@ -108,164 +91,6 @@ class Judge:
         return self.verdict(candidate, spaces, bare).ok
 
 
-def _file_prefix_len(s: str, a: int, b: int) -> int:
-    """Length of the ``file:`` / ``file://`` prefix of ``s[a:b]`` (0 when absent)."""
-    head = s[a : min(b, a + 7)]
-    return len(head) - len(strip_file_prefix(head))
-
-
-class Cleaner:
-    """``clean`` (§6.1) of any slice of one string, answered as bounds into that string."""
-
-    __slots__ = ("_cuts", "_dots", "s")
-
-    def __init__(self, s: str) -> None:
-        self.s = s
-        self._cuts: list[int] | None = None
-        self._dots: list[int] = []
-
-    def _json_cut_index(self) -> tuple[list[int], list[int]]:
-        """Every ``"`` that can end a serialized-JSON tail, with the ``.`` of its extension.
-
-        A quote qualifies when the next character is ``]``, ``}``, ``:`` or ``,`` and it is
-        preceded by an optional ``\\``, then 1-10 word characters, then ``.``. (The
-        reference also allows the end of the string after the quote, but cleaning has just
-        removed every trailing quote, so that case cannot occur.)
-        """
-        if self._cuts is None:
-            s = self.s
-            cuts: list[int] = []
-            dots: list[int] = []
-            find = s.find
-            q = find('"')
-            n = len(s)
-            while q >= 0:
-                if q + 1 < n and s[q + 1] in _JSON_FOLLOW:
-                    j = q - 1
-                    if j >= 0 and s[j] == "\\":
-                        j -= 1
-                    k = j
-                    while k >= 0 and j - k <= 10 and s[k] in _WORD:
-                        k -= 1
-                    run = j - k
-                    if 1 <= run <= 10 and k >= 0 and s[k] == ".":
-                        cuts.append(q)
-                        dots.append(k)
-                q = find('"', q + 1)
-            self._cuts = cuts
-            self._dots = dots
-        return self._cuts, self._dots
-
-    def bounds(self, a: int, b: int) -> tuple[int, int, bool]:
-        """``clean(s[a:b])`` as ``(start, end, cut)``; ``cut`` when the JSON tail was cut."""
-        s = self.s
-        la = a
-        if la < b and s[la] in _LEAD:
-            # A run of wrapper characters is skipped in C (a payload may hold 50k of them).
-            seg = s[a:b]
-            la = a + len(seg) - len(seg.lstrip(_LEAD_CHARS))
-        tb = b
-        if tb > la and s[tb - 1] in _TRAIL:
-            tb = la + len(s[la:b].rstrip(_TRAIL_CHARS))
-        if tb - la < 4 or (tb - la <= 64 and '"' not in s[la:tb]):
-            return la, tb, False
-        cuts, dots = self._json_cut_index()
-        if not cuts:
-            return la, tb, False
-        # The last qualifying quote whose follower lies inside the stripped slice; dot
-        # positions grow with quote positions, so if it fails the left bound none can pass.
-        k = bisect.bisect_right(cuts, tb - 2) - 1
-        if k < 0 or dots[k] < la:
-            return la, tb, False
-        q = cuts[k]
-        end = q - 1 if s[q - 1] == "\\" else q
-        return la, end, True
-
-
-def clean(s: str) -> str:
-    """MEDIA §6.1 ``clean``: strip wrapper characters, then cut a serialized-JSON tail."""
-    start, end, _ = Cleaner(s).bounds(0, len(s))
-    return s[start:end]
-
-
-def unwrap_bounds(s: str, a: int, b: int) -> tuple[int, int] | None:
-    """MEDIA §6.2 ``unwrap(s[a:b])`` as bounds of the inner value, or None when unset."""
-    sub = s[a:b]
-    left = len(sub) - len(sub.lstrip(JS_WS))
-    x = a + left
-    y = a + len(sub.rstrip(JS_WS)) if left < len(sub) else x
-    if y - x < 2:
-        return None
-    first = s[x]
-    if first != s[y - 1] or first not in _QUOTES:
-        return None
-    inner = s[x + 1 : y - 1]
-    il = len(inner) - len(inner.lstrip(JS_WS))
-    if il == len(inner):
-        return x + 1, x + 1
-    return x + 1 + il, x + 1 + len(inner.rstrip(JS_WS))
-
-
-#: A quote character followed by whitespace, a comma or the end: the only places a quoted
-#: list member can close (searched in C instead of looking at every quote in Python).
-_CLOSERS = {q: re.compile(re.escape(q) + f"(?=[{JS_WS_CLASS},]|\\Z)") for q in _QUOTES}
-
-
-def _quoted_end(p: str, start: int, end: int) -> int:
-    """Where the quote at ``p[start]`` closes inside ``p[:end]`` (PROFILES.md rule 3), or -1.
-
-    A closing quote counts only before whitespace, the end, or a comma whose next
-    non-space character is another quote: apostrophes in names and prose after a comma stay
-    inside the value. Each character is looked at a bounded number of times.
-    """
-    search = _CLOSERS[p[start]].search
-    m = search(p, start + 1, end)
-    while m is not None:
-        after = m.end()
-        if after >= end or p[after] != ",":
-            return m.start()
-        k = after + 1
-        while k < end and p[k] in _WS:
-            k += 1
-        if k < end and p[k] in _QUOTES:
-            return m.start()
-        m = search(p, after, end)
-    return -1
-
-
-def quoted_list(p: str) -> list[tuple[int, int]] | None:
-    """PROFILES.md rule 3: the bounds of each quoted member of an explicit list, or None.
-
-    The payload (optionally inside one complete ``[...]``) must be only two or more fully
-    quoted tokens separated by whitespace and/or commas.
-    """
-    a, b = 0, len(p)
-    la = b - len(p.lstrip(JS_WS))
-    rb = len(p.rstrip(JS_WS))
-    if rb - la >= 2 and p[la] == "[" and p[rb - 1] == "]":
-        a, b = la + 1, rb - 1
-    members: list[tuple[int, int]] = []
-    i = a
-    while i < b:
-        ch = p[i]
-        if ch in _WS or ch == ",":
-            i += 1
-            continue
-        if ch not in _QUOTES:
-            return None
-        close = _quoted_end(p, i, b)
-        if close < 0:
-            return None
-        members.append((i, close + 1))
-        i = close + 1
-    return members if len(members) >= 2 else None
-
-
-def split_parts(p: str) -> list[tuple[int, int]]:
-    """The whitespace-separated tokens of ``p`` (``/\\S+/g``), as bounds."""
-    return [m.span() for m in _NON_WS_RUN.finditer(p)]
-
-
 @dataclass
 class Item:
     """One accepted reference with where it came from (payload offsets)."""
@@ -315,15 +140,6 @@ class PayloadResult:
         return bool(self.accepted)
 
 
-def _begins_independent(cl: Cleaner, a: int, b: int) -> bool:
-    """§6.6 "begins an independent source": strip_file(clean(s[a:b])) is rooted or has a scheme."""
-    s = cl.s
-    x, y, _ = cl.bounds(a, b)
-    x += _file_prefix_len(s, x, y)
-    value = s[x:y]
-    return starts_at_root(value) or has_scheme_prefix(value)
-
-
 def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -> list[list[int]]:
     """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``."""
     parts: list[list[int]] = []
@@ -334,15 +150,15 @@ def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -
             last = parts[-1]
             if prev_clean is None:
                 x, y, _ = cl.bounds(last[0], last[1])
-                x += _file_prefix_len(p, x, y)
+                x += file_prefix_len(p, x, y)
                 prev_clean = (x, y)
             px, py = prev_clean
             if starts_at_root(p[px : min(py, px + 3)]):
                 cx, cy, _ = cl.bounds(ts, te)
-                cx += _file_prefix_len(p, cx, cy)
+                cx += file_prefix_len(p, cx, cy)
                 # The value judged here has already lost one file prefix; beginning an
                 # independent source cleans and strips it a second time (reference quirk).
-                if not _begins_independent(cl, cx, cy):
+                if not begins_independent_at(cl, cx, cy):
                     prev_ext = has_file_extension(p[max(px, py - 11) : py])
                     if not prev_ext or not judge.ok(p[cx:cy]):
                         if last[2] == -1:
@@ -386,94 +202,39 @@ def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
     return res
 
 
-def begins_independent(value: str) -> bool:
-    """§6.6 "begins an independent source" of a string: its cleaned form is rooted or schemed."""
-    x, y, _ = Cleaner(value).bounds(0, len(value))
-    x += _file_prefix_len(value, x, y)
-    rest = value[x:y]
-    return starts_at_root(rest) or has_scheme_prefix(rest)
-
-
 def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     """MEDIA §6 for one payload ``p`` (not trimmed), under the judge's profile.
 
     The steps follow the profile's upstream: an explicit quoted list (profile ``next``),
     else the whole payload unwrapped from one pair of quotes, else whitespace tokens
-    regrouped into parts; then per-part verdicts, the spaced-path rescue and the
-    whole-payload fallback. Rejected parts that look like media sources are counted and
-    hidden where the profile says so (``PayloadResult.counted``).
+    regrouped into parts (:func:`_read_parts`); then per-part verdicts
+    (:func:`_judge_parts`), the spaced-path rescue and the whole-payload fallback. Rejected
+    parts that look like media sources are counted and hidden where the profile says so
+    (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`.
     """
     if judge is None:
         judge = Judge()
-    profile = judge.profile
     res = PayloadResult()
     n = len(p)
     if n and p[0] not in _LIST_OPEN and not has_js_ws(p):
         return _single_token(p, judge, res)
     cl = Cleaner(p)
-    head = p.lstrip(JS_WS)[:1]
-    members = quoted_list(p) if profile.quoted_lists and head in _LIST_OPEN else None
-    ub = unwrap_bounds(p, 0, n) if head and head in _QUOTES else None
-    stripped = p[ub[0] : ub[1]] if ub is not None else None
-    unwrapped = None if members is not None else stripped
-    res.unwrapped = unwrapped
-    if unwrapped is not None and ub is not None:
-        vs, ve = ub
-    else:
-        vs, ve = 0, n
+    parts, stripped, vs, ve = _read_parts(p, cl, judge, res)
+    accepted, leftovers = _judge_parts(p, cl, parts, judge, res)
+    members = res.quoted_list
+    unwrapped = res.unwrapped
     value = p[vs:ve]
-    lt = len(value) - len(value.lstrip(JS_WS))
-    res.value_bounds = (vs + lt, vs + len(value.rstrip(JS_WS))) if lt < len(value) else (vs, vs)
-    res.quoted_list = members is not None
-
-    if members is not None:
-        parts: list[list[int]] = [[a, b, -1] for a, b in members]
-    elif unwrapped:
-        parts = [[vs, ve, -1]]
-    else:
-        parts = _regroup(p, cl, split_parts(p), judge)
-    res.parts = len(parts)
-
-    accepted: list[Item] = []
-    leftovers: list[tuple[int, int]] = []
-    bare = members is not None
-    hide = profile.hide_rejected
-    for a, b, absorbed in parts:
-        cut = False
-        cb = b
-        if unwrapped is not None:
-            # An empty unwrapped value still replaces every candidate in ``next``; the
-            # release reads each whitespace part as written then.
-            candidate = unwrapped if unwrapped or profile.unwrap_quoted_parts else p[a:b]
-        else:
-            qb = unwrap_bounds(p, a, b) if profile.unwrap_quoted_parts and p[a] in _QUOTES else None
-            if qb is not None:
-                ca, cb = qb
-                candidate = p[ca:cb]
-            else:
-                ca, cb, cut = cl.bounds(a, b)
-                candidate = p[ca:cb]
-        if judge.ok(candidate, True, bare):
-            accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, p[cb:b]))
-        elif hide and (begins_independent(candidate) or looks_local(candidate)):
-            res.counted.append((a, b, candidate))
-            res.rejected.append((a, b, candidate, True, False))
-        elif not has_js_ws(p[a:b]) or not is_traversal_or_unsupported_home(candidate):
-            leftovers.append((a, b))
-            res.rejected.append((a, b, candidate, True, True))
-        else:
-            res.rejected.append((a, b, candidate, True, False))
 
     local_value = js_trim(stripped if stripped is not None else p)
     res.looks_local = looks_local(local_value) or strip_file_prefix(local_value) != local_value
     if (
-        members is None
+        not members
         and not unwrapped
         and len(accepted) == 1
         and leftovers
         and has_js_ws(value)
         and res.looks_local
-        and not any(_begins_independent(cl, a, b) for a, b, _ in parts[1:])
+        and not any(begins_independent_at(cl, a, b) for a, b, _ in parts[1:])
     ):
         fa, fb, fcut = cl.bounds(vs, ve)
         rescue = p[fa:fb]
@@ -483,7 +244,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
             leftovers = []
             res.rejected = [r for r in res.rejected if (r[0], r[1], r[2]) in res.counted]
 
-    if not accepted and members is None:
+    if not accepted and not members:
         if unwrapped is not None:
             fa, fb, fcut = vs, ve, False
             fallback = unwrapped
@@ -504,3 +265,81 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     res.accepted = accepted
     res.leftovers = leftovers
     return res
+
+
+def _read_parts(
+    p: str, cl: Cleaner, judge: Judge, res: PayloadResult
+) -> tuple[list[list[int]], str | None, int, int]:
+    """§6.2-§6.6: the parts of a payload that is not one plain token, as the profile reads it.
+
+    Records on ``res`` whether the payload was a quoted list or unwrapped, the bounds of its
+    whole-payload value V and the number of parts. Returns the parts (``[start, end,
+    absorbed]``), the payload unwrapped from one pair of quotes even when it was read as a
+    list (its ``looks_local`` test uses it), and the bounds ``vs, ve`` of V before trimming.
+    """
+    profile = judge.profile
+    n = len(p)
+    head = p.lstrip(JS_WS)[:1]
+    members = quoted_list(p) if profile.quoted_lists and head in _LIST_OPEN else None
+    ub = unwrap_bounds(p, 0, n) if head and head in QUOTES else None
+    stripped = p[ub[0] : ub[1]] if ub is not None else None
+    unwrapped = None if members is not None else stripped
+    res.unwrapped = unwrapped
+    if unwrapped is not None and ub is not None:
+        vs, ve = ub
+    else:
+        vs, ve = 0, n
+    value = p[vs:ve]
+    lt = len(value) - len(value.lstrip(JS_WS))
+    res.value_bounds = (vs + lt, vs + len(value.rstrip(JS_WS))) if lt < len(value) else (vs, vs)
+    res.quoted_list = members is not None
+
+    if members is not None:
+        parts: list[list[int]] = [[a, b, -1] for a, b in members]
+    elif unwrapped:
+        parts = [[vs, ve, -1]]
+    else:
+        parts = _regroup(p, cl, split_parts(p), judge)
+    res.parts = len(parts)
+    return parts, stripped, vs, ve
+
+
+def _judge_parts(
+    p: str, cl: Cleaner, parts: list[list[int]], judge: Judge, res: PayloadResult
+) -> tuple[list[Item], list[tuple[int, int]]]:
+    """§6.7 and §7 for each part: accepted, hidden and counted, left visible, or dropped.
+
+    Returns the accepted items and the visible leftovers; rejections go to ``res``.
+    """
+    profile = judge.profile
+    unwrapped = res.unwrapped
+    accepted: list[Item] = []
+    leftovers: list[tuple[int, int]] = []
+    bare = res.quoted_list
+    hide = profile.hide_rejected
+    for a, b, absorbed in parts:
+        cut = False
+        cb = b
+        if unwrapped is not None:
+            # An empty unwrapped value still replaces every candidate in ``next``; the
+            # release reads each whitespace part as written then.
+            candidate = unwrapped if unwrapped or profile.unwrap_quoted_parts else p[a:b]
+        else:
+            qb = unwrap_bounds(p, a, b) if profile.unwrap_quoted_parts and p[a] in QUOTES else None
+            if qb is not None:
+                ca, cb = qb
+                candidate = p[ca:cb]
+            else:
+                ca, cb, cut = cl.bounds(a, b)
+                candidate = p[ca:cb]
+        if judge.ok(candidate, True, bare):
+            accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, p[cb:b]))
+        elif hide and (begins_independent(candidate) or looks_local(candidate)):
+            res.counted.append((a, b, candidate))
+            res.rejected.append((a, b, candidate, True, False))
+        elif not has_js_ws(p[a:b]) or not is_traversal_or_unsupported_home(candidate):
+            leftovers.append((a, b))
+            res.rejected.append((a, b, candidate, True, True))
+        else:
+            res.rejected.append((a, b, candidate, True, False))
+    return accepted, leftovers
