@@ -265,7 +265,7 @@ def test_removed_line_neighbours_are_not_copied(
     In CR-only text the ``\\n``-delimited line before (after) each removed directive is all
     the text before (after) it; searching for and copying it per directive was quadratic.
     """
-    from richout.media import explain as _media_diag
+    from richout.media import explain_structure as _media_diag
 
     real = _media_diag._neighbours
 

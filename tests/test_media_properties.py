@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import richout.media.explain as media_diag
+import richout.media.segments as segments_mod
 import richout.media.split as media_mod
 from richout.markdown.codemap import CodeMap
 from richout.media.split import split_media
+from richout.models import Segment
 from richout.models.lossless import rebuild
 from richout.text.chars import LineBreaks, js_rtrim
 
@@ -183,7 +185,7 @@ def test_segments_carry_the_media_in_order(text: str) -> None:
     urls = [s.url for s in r.segments if s.type == "media"]
     assert urls == r.media_urls
     if not r.media_urls:
-        assert r.segments == ([] if not r.text else [media_mod.Segment(type="text", text=r.text)])
+        assert r.segments == ([] if not r.text else [Segment(type="text", text=r.text)])
 
 
 block_lines = st.lists(
@@ -208,8 +210,8 @@ def test_bulk_push_equals_pushing_each_line(
     seps = [data.draw(st.sampled_from(breaks)) for _ in lines[1:]]
     raw = "".join(line + sep for line, sep in zip(lines, [*seps, ""], strict=True))
     text = LineBreaks(raw, cr)
-    one = media_mod._SegmentBuilder(text)
-    bulk = media_mod._SegmentBuilder(text)
+    one = segments_mod._SegmentBuilder(text)
+    bulk = segments_mod._SegmentBuilder(text)
     for p in prefix:
         for sb in (one, bulk):
             if p == "MEDIA":

@@ -1,5 +1,13 @@
 """Layer 5, media: where a `MEDIA:` line is judged (MEDIA.md).
 
-`split` walks the text and removes directive lines (`split_media`), `payload` cleans a payload
-into references and asks the policy about each, `explain` writes the diagnostics.
+- `split`: `split_media` and `split_for_views`, the §3 pipeline joining the stages below.
+- `walk`: the §3 step 4 line walk that finds directive and image lines and decides each.
+- `lines`: the records the walk fills (`Walk`, `DirectiveLine`, …) and §5 rule 1.
+- `segments`: the text the walk leaves, its removal patch, and the §12 segments.
+- `cleaning`: a payload's §6.1-§6.3 readings (clean, unwrap, quoted list) as bounds.
+- `payload`: `analyse_payload`, a payload's parts judged by the memoising §7 `Judge`.
+- `explain`: the §17 diagnostics entry points (`fast_path`, `explain`, policy refusals).
+- `explain_lines`: §17.1, lines holding `MEDIA:` that are not directives, and why.
+- `explain_directives`: §17.2-§17.3, rejected parts and warnings per accepted reference.
+- `explain_structure`: §17.4-§17.5, Markdown changed around honoured lines; images left.
 """

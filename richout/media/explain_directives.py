@@ -1,0 +1,408 @@
+"""§17.2-§17.3: why a directive line's references were rejected or look wrong (MEDIA.md).
+
+One :class:`~richout.media.lines.DirectiveLine` at a time: an empty payload, a second
+``MEDIA:`` on the line, the rejected parts and the failed whole-payload fallback (one record
+per reason), what became of the line (removed, or kept because of trailing whitespace), and
+the §17.3 warnings about each accepted reference (absorbed words, stray quotes, JSON
+residue, punctuation, ``file:`` around a URL, dot segments in ``media://``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from richout.media.cleaning import clean
+from richout.media.explain_lines import shown
+from richout.media.lines import MEDIA_AT_BOUNDARY, DirectiveLine
+from richout.media.payload import Item, Judge
+from richout.models.diagnostics import Diagnostics
+from richout.policy import strip_file_prefix
+from richout.policy.local import (
+    has_scheme_prefix,
+    is_likely_local_path,
+    is_windows_drive,
+    starts_at_root,
+)
+from richout.text.chars import has_js_ws, js_rtrim, js_trim
+
+__all__ = ["directive_checks"]
+
+#: Values no §17.3 check can flag: rooted (the local-path test's first branch, so never
+#: "suspicious relative") or https://, without quotes, brackets or braces anywhere.
+_PLAIN_ROOTED = re.compile(r"(?:/|\./|~/|https://)[^\"'`{}\[\]]*")
+_PUNCT_END = frozenset(".;:!?")
+
+
+def _visibility(d: DirectiveLine, visible_part: bool, counted: bool = False) -> str:
+    if counted:
+        return (
+            "it was removed from the text and counted in rejected_media_count, so the "
+            "gateway can tell the user an attachment was refused"
+        )
+    if d.outcome == "accepted":
+        if visible_part:
+            return "this part stays visible as text next to the accepted reference"
+        return "this part was dropped from the text"
+    if d.outcome == "removed":
+        return "nothing on the line was accepted and the directive was removed from the text"
+    return "nothing on the line was accepted and the directive stayed visible as text"
+
+
+def _reject(
+    diag: Diagnostics,
+    judge: Judge,
+    candidate: str,
+    start: int,
+    end: int,
+    *,
+    spaces: bool,
+    bare: bool,
+    tail: str,
+) -> str | None:
+    """Record why ``candidate`` was rejected; returns the code."""
+    verdict = judge.verdict(candidate, spaces, bare)
+    if verdict.ok or verdict.code is None:
+        return None
+    diag.add(verdict.code, "error", f"{verdict.reason}; {tail}", start, end)
+    return verdict.code
+
+
+def _reject_parts(
+    diag: Diagnostics,
+    judge: Judge,
+    d: DirectiveLine,
+    *,
+    ps: int,
+    rejected: list[tuple[int, int, str, bool, bool]],
+    visible: bool,
+    counted: bool = False,
+) -> set[str]:
+    """One record per reason for the rejected parts of one directive; returns the codes.
+
+    A payload can hold hundreds of thousands of parts; one record per part would bury the
+    reason, so parts failing for the same reason share a record spanning all of them.
+    """
+    first: dict[str, tuple[int, str]] = {}
+    last: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for a, b, candidate, spaces, _visible in rejected:
+        verdict = judge.verdict(candidate, spaces, False)
+        code = verdict.code
+        if verdict.ok or code is None:
+            continue
+        if code not in first:
+            first[code] = (ps + a, verdict.reason)
+        last[code] = ps + b
+        count[code] = count.get(code, 0) + 1
+    tail = _visibility(d, visible, counted)
+    for code, (start, reason) in first.items():
+        n = count[code]
+        more = f" (and {n - 1} more parts for the same reason)" if n > 1 else ""
+        diag.add(code, "error", f"{reason}{more}; {tail}", start, last[code])
+    return set(first)
+
+
+def _ext_tail(value: str) -> str | None:
+    """The text after the last ``.word`` run (1-10 word characters) of ``value``, if any."""
+    i = value.rfind(".")
+    word = re.compile(r"[A-Za-z0-9_]{1,10}(?![A-Za-z0-9_])", re.ASCII)
+    while i >= 0:
+        m = word.match(value, i + 1)
+        if m is not None:
+            return value[m.end() :]
+        i = value.rfind(".", 0, i)
+    return None
+
+
+_DOT_SEGMENTS = frozenset({".", "..", "%2e", ".%2e", "%2e.", "%2e%2e"})
+
+
+def _is_second_branch_local(s: str) -> bool:
+    """Accepted by §8.3's "no scheme, contains a separator" branch, not by a root form."""
+    if s.startswith(("/", "./", "~/", "~\\", "\\\\")) or is_windows_drive(s):
+        return False
+    return is_likely_local_path(s) and not has_scheme_prefix(s)
+
+
+def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
+    """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input)."""
+    v = item.value
+    if (
+        not item.absorbed
+        and not item.cut
+        and not item.tail
+        and item.source == "part"
+        and v[-1:] not in _PUNCT_END
+        and _PLAIN_ROOTED.fullmatch(v) is not None
+    ):
+        return  # a rooted path or https URL with no quote, bracket or brace: nothing to say
+    quoted = shown(v)
+    s = strip_file_prefix(v)
+    _reading_checks(diag, item, s, quoted=quoted, start=start, end=end)
+    _ending_checks(diag, item, s, quoted=quoted, start=start, end=end)
+    _wrapper_checks(diag, item, s, quoted=quoted, start=start, end=end)
+
+
+def _reading_checks(
+    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
+) -> None:
+    """§17.3, how the payload was read: words absorbed into a path, a tag inside the
+    reference, markup or a URL fragment taken for a relative path, a stray quote.
+
+    ``quoted`` is the value as messages show it; ``s`` is the value without ``file:`` (the
+    same for the other §17.3 groups).
+    """
+    v = item.value
+    if item.absorbed:
+        diag.add(
+            "media.words_absorbed",
+            "warning",
+            f"the words after a complete path were read as part of it ({quoted}); put prose "
+            "on its own line, or quote the path",
+            start,
+            end,
+        )
+    if "[[" in v or "]]" in v:
+        diag.add(
+            "media.tag_in_payload",
+            "warning",
+            f"a [[…]] tag was read as part of the reference {quoted} and had no effect; put "
+            "tags on their own line, not after a MEDIA: reference",
+            start,
+            end,
+        )
+    lower = s[:8].lower()
+    if (
+        not lower.startswith(("http://", "https://", "media://"))
+        and _is_second_branch_local(s)
+        and ("://" in s or s[:1] in ("*", "_", "<", ">") or s[-1:] in ("*", "_", ">"))
+    ):
+        diag.add(
+            "media.suspicious_relative",
+            "warning",
+            f"{quoted} was accepted as a relative path although it looks like markup or a "
+            "URL fragment; write the bare https:// URL or path without wrapping",
+            start,
+            end,
+        )
+    if any(q in v for q in "\"'`"):
+        diag.add(
+            "media.stray_quote",
+            "warning",
+            f"the accepted reference {quoted} contains a quote character; quote the whole "
+            "reference and put nothing after the closing quote",
+            start,
+            end,
+        )
+
+
+def _ending_checks(
+    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
+) -> None:
+    """§17.3, how the reference ends: sentence punctuation, JSON after the extension or cut
+    off after it, and a whole payload of several names taken as one name with spaces."""
+    v = item.value
+    if v[-1:] in (".", ";", ":", "!", "?"):
+        diag.add(
+            "media.trailing_punctuation",
+            "warning",
+            f"the accepted reference {quoted} ends with sentence punctuation, which is kept; "
+            "end the line right after the reference",
+            start,
+            end,
+        )
+    if any(c in v for c in '{}"'):
+        tail = _ext_tail(v)
+        if tail is not None and any(c in tail for c in '{}"'):
+            diag.add(
+                "media.json_residue",
+                "warning",
+                f"the accepted reference {quoted} carries JSON after its file extension; "
+                "emit the path alone, not serialized JSON",
+                start,
+                end,
+            )
+    tail = item.tail
+    if item.cut or ('"' in tail and ("}" in tail or "]" in tail)):
+        diag.add(
+            "media.json_tail_cut",
+            "info",
+            f"a serialized-JSON tail after the reference was cut off, leaving {quoted}; "
+            "emit the path alone",
+            start,
+            end,
+        )
+    if item.source == "fallback" and has_js_ws(v) and not starts_at_root(s):
+        diag.add(
+            "media.filenames_merged",
+            "warning",
+            f"the whole payload {quoted} was accepted as one file name with spaces; "
+            "use one MEDIA: line per file, or quote a name that really has spaces",
+            start,
+            end,
+        )
+
+
+def _wrapper_checks(
+    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
+) -> None:
+    """§17.3, what the reference wraps: a remote URL behind ``file:``, and ``.`` or ``..``
+    segments in an inbound ``media://`` reference."""
+    v = item.value
+    lower = s[:8].lower()
+    if s is not v and len(s) != len(v) and s[:8].lower().startswith(("http://", "https://")):
+        diag.add(
+            "media.file_wraps_remote",
+            "warning",
+            f"{quoted} is a file: prefix around a remote URL; it was checked as the remote URL "
+            "but is delivered as written; write the https:// URL alone",
+            start,
+            end,
+        )
+    if lower == "media://":
+        rest = s[8:]
+        cut = len(rest)
+        for sep in "?#":
+            k = rest.find(sep)
+            if 0 <= k < cut:
+                cut = k
+        segments = rest[:cut].split("/")[1:]
+        if any(seg.lower() in _DOT_SEGMENTS for seg in segments):
+            diag.add(
+                "media.inbound.dot_segments",
+                "info",
+                f"{quoted} contains '.' or '..' path segments; it is delivered as written; "
+                "refer to the inbound id directly (media://inbound/<id>)",
+                start,
+                end,
+            )
+
+
+def _next_directive_token(raw: str, start: int, end: int) -> int:
+    """Where a second ``MEDIA:`` directive token stands in ``raw[start:end]``, or -1.
+
+    The scheme of a ``media://`` reference is not one.
+    """
+    for m in MEDIA_AT_BOUNDARY.finditer(raw, start, end):
+        if not raw.startswith("//", m.end()):
+            return m.start()
+    return -1
+
+
+def directive_checks(diag: Diagnostics, d: DirectiveLine, raw: str, judge: Judge) -> None:
+    """§17.2-§17.3 for one directive line."""
+    ps = d.payload
+    payload = raw[ps : d.end]
+    if not js_trim(payload):
+        diag.add(
+            "media.empty_payload",
+            "warning",
+            "MEDIA: has nothing after it; write MEDIA:<path or https URL>; the line stays as "
+            "the text 'MEDIA:'",
+            d.start,
+            d.end,
+        )
+        return
+    k = _next_directive_token(raw, ps, d.end)
+    if k >= 0:
+        diag.add(
+            "media.multiple_on_line",
+            "warning",
+            "only one MEDIA: directive is read per line; this one is part of the previous "
+            "payload; put each MEDIA: directive on its own line",
+            k,
+            d.end,
+        )
+    if d.outcome == "accepted":
+        _accepted_line(diag, d, payload, judge)
+    else:
+        _refused_line(diag, d, payload, judge)
+
+
+def _accepted_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Judge) -> None:
+    """§17.3 for each accepted reference, then the parts left beside them: rejected (visible,
+    hidden and counted, or dropped) and leftover text."""
+    res = d.result
+    ps = d.payload
+    for item in res.accepted:
+        _item_checks(diag, item, ps + item.start, ps + item.end)
+    _reject_parts(diag, judge, d, ps=ps, rejected=[r for r in res.rejected if r[4]], visible=True)
+    hidden = {(a, b) for a, b, _ in res.counted}
+    _reject_parts(
+        diag,
+        judge,
+        d,
+        ps=ps,
+        rejected=[r for r in res.rejected if not r[4] and (r[0], r[1]) in hidden],
+        visible=False,
+        counted=True,
+    )
+    _reject_parts(
+        diag,
+        judge,
+        d,
+        ps=ps,
+        rejected=[r for r in res.rejected if not r[4] and (r[0], r[1]) not in hidden],
+        visible=False,
+    )
+    if res.leftovers:
+        a = res.leftovers[0][0]
+        b = res.leftovers[-1][1]
+        diag.add(
+            "media.leftover_text",
+            "warning",
+            f"{shown(payload[a:b])} was not part of an accepted reference and stays "
+            "visible as text; quote references that contain spaces and put prose on its "
+            "own line",
+            ps + a,
+            ps + b,
+        )
+
+
+def _refused_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Judge) -> None:
+    """§17.2 for a line with no accepted reference: why the parts and the whole-payload
+    fallback failed, and what became of the line (removed, or kept although it would pass
+    without its trailing whitespace)."""
+    res = d.result
+    ps = d.payload
+    tail = _visibility(d, True)
+    part_codes: set[str] = set()
+    if res.parts > 1:
+        # Each part is what the reference tried; the whole-payload fallback is reported
+        # only when it fails for a reason none of the parts already gives.
+        part_codes = _reject_parts(diag, judge, d, ps=ps, rejected=res.rejected, visible=True)
+    if res.fallback_failed is not None:
+        fa, fb, candidate = res.fallback_failed
+        fb = fa + len(js_rtrim(payload[fa:fb]))
+        if fb <= fa:
+            fa, fb = res.value_bounds
+        verdict = judge.verdict(candidate, True, True)
+        if verdict.code not in part_codes:
+            _reject(diag, judge, candidate, ps + fa, ps + fb, spaces=True, bare=True, tail=tail)
+    if d.outcome == "removed":
+        why = (
+            f"{len(res.counted)} rejected reference(s) were counted in rejected_media_count"
+            if res.counted
+            else "it looks like a local path"
+        )
+        diag.add(
+            "media.line_removed",
+            "warning",
+            f"no reference on this MEDIA: line was accepted and, because {why}, the directive "
+            "was removed from the text; fix the reference (https:// to a public host, an "
+            "absolute, ./ or ~/ path, no '..')",
+            d.match,
+            d.end,
+        )
+    elif res.unwrapped is None and js_rtrim(payload) != payload:
+        trimmed = clean(js_rtrim(payload))
+        if judge.ok(trimmed, True, True):
+            diag.add(
+                "media.trailing_space_payload",
+                "warning",
+                f"{shown(trimmed)} would be accepted without the whitespace after it; remove "
+                "trailing spaces (or the CR of a CRLF line end) after the reference; the "
+                "directive stayed visible as text",
+                d.match,
+                d.end,
+            )

@@ -1,0 +1,155 @@
+"""What the line walk records, and the line questions both the walk and the diagnostics ask.
+
+The records (:class:`Walk` and the lines it holds) are written by :mod:`richout.media.walk`
+(MEDIA.md §3 step 4, §5-§9, §13), turned into text and segments by
+:mod:`richout.media.segments`, and only read by the ``explain_*`` modules (§17). The two
+helpers answer MEDIA.md §5 rule 1 and "which lines hold this substring", which the walk asks
+to find directive lines and the §17.1 checks ask again to explain the lines it passed over.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from richout.markdown.engine import ImageSpan
+from richout.media.payload import Item, Judge, PayloadResult
+from richout.models import Span
+from richout.policy import Verdict
+from richout.text.chars import JS_WS, LineBreaks, utf16_prefix
+
+__all__ = [
+    "MEDIA_AT_BOUNDARY",
+    "DirectiveLine",
+    "ImageLine",
+    "LineChange",
+    "SegmentItem",
+    "Walk",
+    "lines_holding",
+    "passes_rule1",
+]
+
+#: MEDIA_TOKEN: ``MEDIA:`` (ASCII case-insensitive) not preceded by an ASCII word character.
+MEDIA_AT_BOUNDARY = re.compile(r"(?<![A-Za-z0-9_])media:", re.IGNORECASE | re.ASCII)
+#: One piece of a changed line's own segments: ``("text", text)`` or ``("media", url)``.
+SegmentItem = tuple[Literal["text", "media"], str]
+
+
+@dataclass
+class DirectiveLine:
+    """One directive line (§5) and what became of it (§9)."""
+
+    start: int
+    end: int
+    #: offset of ``MEDIA:`` (the match runs from here to ``end``)
+    match: int
+    #: offset of the payload
+    payload: int
+    result: PayloadResult
+    outcome: Literal["accepted", "removed", "kept"]
+    #: the whole line left the text
+    line_removed: bool
+    #: references the profile accepted and the gateway's policy refused
+    narrowed: list[tuple[Item, Verdict]] = field(default_factory=list)
+
+
+@dataclass
+class ImageLine:
+    """One line offered to the image step (§13)."""
+
+    start: int
+    end: int
+    images: list[ImageSpan]
+    lifted: list[tuple[ImageSpan, str]]
+    #: images the profile would lift and the gateway's policy refused (not in ``images``)
+    narrowed: list[tuple[ImageSpan, Verdict]] = field(default_factory=list)
+
+
+@dataclass
+class LineChange:
+    """A line whose visible form or segments differ from the raw line."""
+
+    start: int
+    end: int
+    #: the line's new text; None removes it
+    replacement: str | None
+    segments: list[SegmentItem]
+
+
+@dataclass
+class Walk:
+    """Everything the line walk found (read by the diagnostics pass)."""
+
+    raw: str
+    changes: list[LineChange] = field(default_factory=list)
+    directives: list[DirectiveLine] = field(default_factory=list)
+    image_lines: list[ImageLine] = field(default_factory=list)
+    #: rule-1 lines inside code blocks, rule-1 lines without a payload, lines seen with
+    #: extraction off: (start, end)
+    code_lines: list[tuple[int, int]] = field(default_factory=list)
+    empty_lines: list[tuple[int, int]] = field(default_factory=list)
+    disabled_lines: list[tuple[int, int]] = field(default_factory=list)
+    #: images skipped by §13.3 (line too long, beyond the per-line cap, spanning lines)
+    skipped_images: list[tuple[ImageSpan, str]] = field(default_factory=list)
+    long_image_lines: list[tuple[int, int]] = field(default_factory=list)
+    media: list[str] = field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
+    consumed: bool = False
+    #: starts of the lines holding "media:" that the walk visited
+    media_lines: list[int] = field(default_factory=list)
+    #: every §7 verdict of this reply (the diagnostics pass reuses them)
+    judge: Judge = field(default_factory=Judge)
+    #: references rejected and hidden (profile ``next``'s ``rejectedMediaCount``)
+    rejected_count: int = 0
+
+
+def lines_holding(hay: str, lines: LineBreaks, needle: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every line where ``hay`` (the text or a same-length form of it)
+    holds ``needle`` (linear: each search starts past the previous line)."""
+    out: list[tuple[int, int]] = []
+    raw = lines.text
+    n = len(raw)
+    pos = hay.find(needle)
+    scan_from = 0
+    if not lines.cr:
+        # LF-only lines: two finds per line, no method calls (most replies).
+        while pos >= 0:
+            ls = raw.rfind("\n", scan_from, pos) + 1 or scan_from
+            le = raw.find("\n", pos)
+            if le < 0:
+                out.append((ls, n))
+                break
+            out.append((ls, le))
+            scan_from = le + 1
+            pos = hay.find(needle, scan_from)
+        return out
+    while pos >= 0:
+        ls = lines.line_start(pos, scan_from)
+        le = lines.line_end(pos)
+        out.append((ls, le))
+        if le >= n:
+            break
+        scan_from = le + lines.break_after(le)
+        pos = hay.find(needle, scan_from)
+    return out
+
+
+def passes_rule1(raw: str, start: int, end: int, ascii_prefix: bool) -> bool:
+    """§5 rule 1: does the line open a ``MEDIA:`` directive?
+
+    ``ascii_prefix`` (profile ``next``): ``MEDIA:`` in ASCII letter case after JavaScript
+    whitespace. Otherwise (the release): the left-trimmed line's first six UTF-16 units,
+    upper-cased, begin ``MEDIA:`` (so ``MEDıA:`` passes).
+    """
+    i = start
+    # Most candidate lines start with the letter itself; skip the strip in that case.
+    if i < end and raw[i] in JS_WS:
+        line = raw[start:end]
+        i = start + len(line) - len(line.lstrip(JS_WS))
+    head = raw[i : min(end, i + 6)]
+    if head.isascii():
+        return head.upper() == "MEDIA:"
+    if ascii_prefix:
+        return False
+    return utf16_prefix(head, 6).upper().startswith("MEDIA:")

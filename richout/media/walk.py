@@ -1,0 +1,359 @@
+"""The §3 step 4 line walk: find the lines that can change and decide each (MEDIA.md).
+
+Only lines that hold ``media:`` (or, with images on, a Markdown image) are visited, in
+document order, and only those lines ask the :class:`~richout.markdown.codemap.CodeMap`
+whether they are code. A directive line (§5) has its payload read by
+:func:`~richout.media.payload.analyse_payload` (§6-§7) and is then accepted, removed or
+kept (§9); an image line has its images lifted or left (§13). Everything found is recorded
+in a :class:`~richout.media.lines.Walk`, with each changed line as a
+:class:`~richout.media.lines.LineChange` for :mod:`richout.media.segments`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Literal
+
+from richout.markdown.codemap import CodeMap
+from richout.markdown.engine import ImageSpan, find_images
+from richout.media.lines import (
+    MEDIA_AT_BOUNDARY,
+    DirectiveLine,
+    ImageLine,
+    LineChange,
+    SegmentItem,
+    Walk,
+    lines_holding,
+    passes_rule1,
+)
+from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
+from richout.models import Span
+from richout.policy import Policy, Verdict, strip_file_prefix
+from richout.profiles import Profile
+from richout.text.chars import (
+    JS_WS,
+    LineBreaks,
+    ascii_lower,
+    collapse_blank_runs,
+    js_trim,
+    utf16_len,
+)
+
+__all__ = ["Walker", "lower_same_length"]
+
+_MAX_IMAGE_LINE_UNITS = 20_000
+_MAX_IMAGES_PER_LINE = 50
+
+
+def lower_same_length(raw: str) -> str:
+    """``raw`` lower-cased with offsets preserved (``str.lower`` can lengthen U+0130)."""
+    low = raw.lower()
+    if len(low) != len(raw):
+        low = ascii_lower(raw)
+    return low
+
+
+def _payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> int:
+    """Where ``\\s*`?([^\\n]+)`` puts the payload: past the whitespace and one backtick,
+    keeping at least one character."""
+    rest = raw[after_colon:end]
+    skipped = len(rest) - len(rest.lstrip(JS_WS))
+    start = after_colon + skipped
+    if start >= end:
+        return end - 1
+    if skip_backtick and raw[start] == "`" and start + 1 < end:
+        return start + 1
+    return start
+
+
+def _is_http_prefix(s: str) -> bool:
+    head = s[:8].lower()
+    return head.startswith("http://") or head == "https://"
+
+
+class Walker:
+    """The §3 step 4 line walk over the lines that can change."""
+
+    def __init__(
+        self,
+        raw: str,
+        *,
+        media_on: bool,
+        directives_on: bool,
+        images_on: bool,
+        allowlist: dict[str, str] | None,
+        profile: Profile,
+        explain: bool = True,
+        policy: Policy | None = None,
+    ) -> None:
+        self.explain = explain
+        self.profile = profile
+        self.lines = LineBreaks(raw, profile.cr_lines)
+        self.raw = raw
+        #: ``raw`` lower-cased, offsets preserved (the diagnostics pass reads it too)
+        self.low = lower_same_length(raw)
+        self.media_on = media_on
+        self.directives_on = directives_on
+        self.images_on = images_on
+        self.allowlist = allowlist
+        self._cmap: CodeMap | None = None
+        self.walk = Walk(raw, judge=Judge(profile, policy))
+        #: lines joined by a multi-line image: first line's start -> end of the last line
+        self.merged: dict[int, int] = {}
+
+    @property
+    def cmap(self) -> CodeMap:
+        """The one code map of *raw*, built on first use."""
+        if self._cmap is None:
+            self._cmap = CodeMap(self.raw)
+        return self._cmap
+
+    def code_map_if_built(self) -> CodeMap | None:
+        """The code map when some line needed it (the diagnostics pass reuses it)."""
+        return self._cmap
+
+    # ------------------------------------------------------------------ images
+
+    def _images_by_line(self) -> dict[int, list[ImageSpan]]:
+        """§13.1-§13.3: the considered images of each line, keyed by line start.
+
+        With the profile's multi-line images (``next``, PROFILES.md rule 7) an image whose
+        label, destination or title runs past its first line joins the lines it covers into
+        one line (at most 20,000 UTF-16 units); :attr:`merged` records where such a line ends.
+        """
+        raw = self.raw
+        walk = self.walk
+        multiline = self.profile.multiline_images
+        lines = lines_holding(raw, self.lines, "![")
+        if not lines:
+            return {}
+        scan = False
+        # A multi-line image may close its label on a later line.
+        last_close = raw.rfind("](") if multiline else -1
+        for ls, le in lines:
+            if le - ls > _MAX_IMAGE_LINE_UNITS or utf16_len(raw[ls:le]) > _MAX_IMAGE_LINE_UNITS:
+                walk.long_image_lines.append((ls, le))
+            elif raw.find("](", raw.find("![", ls, le), le) >= 0 or (
+                last_close > raw.find("![", ls, le)
+            ):
+                scan = True
+        # The reference scans when a short line holds "![". An inline image needs "](" after
+        # its "![" to be considered at all, so without one the scan cannot change the output;
+        # skipping it avoids the parser's quadratic label search.
+        if not scan:
+            return {}
+        images = find_images(raw)
+        if not images:
+            return {}
+        starts = _line_starts(self.lines)
+        long_starts = {ls for ls, _ in walk.long_image_lines}
+        out: dict[int, list[ImageSpan]] = {}
+        cur_ls = cur_le = -1
+        for im in sorted(images, key=lambda s: s.start):
+            if im.start >= cur_le:
+                k = bisect.bisect_right(starts, im.start) - 1
+                cur_ls = starts[k]
+                cur_le = self.lines.line_end(cur_ls)
+            if cur_ls in long_starts:
+                continue  # reported once per line
+            bucket = out.setdefault(cur_ls, [])
+            why = "spans"
+            if im.end > cur_le and multiline and len(bucket) < _MAX_IMAGES_PER_LINE:
+                end = self.lines.line_end(im.end - 1)
+                if self.directives_on and passes_rule1(raw, cur_ls, cur_le, True):
+                    why = "directive"
+                elif utf16_len(raw[cur_ls:end]) > _MAX_IMAGE_LINE_UNITS:
+                    why = "long"
+                else:
+                    cur_le = end
+                    self.merged[cur_ls] = end
+            if im.end > cur_le:
+                walk.skipped_images.append((im, why))
+                continue
+            if len(bucket) >= _MAX_IMAGES_PER_LINE:
+                walk.skipped_images.append((im, "cap"))
+                continue
+            bucket.append(im)
+        return {ls: found for ls, found in out.items() if found}
+
+    def _image_line(self, ls: int, le: int, images: list[ImageSpan]) -> None:
+        """§13.4-§13.5 for one line."""
+        raw = self.raw
+        walk = self.walk
+        seg_pieces: list[str] = []
+        vis_pieces: list[str] = []
+        segs: list[SegmentItem] = []
+        lifted: list[tuple[ImageSpan, str]] = []
+        narrowed: list[tuple[ImageSpan, Verdict]] = []
+        cursor = ls
+        for im in images:
+            before = raw[cursor : im.start]
+            seg_pieces.append(before)
+            vis_pieces.append(before)
+            target = strip_file_prefix(js_trim(im.destination))
+            url: str | None = None
+            if self.allowlist is not None:
+                chosen = self.allowlist.get(target)
+                if chosen:
+                    url = chosen
+            elif _is_http_prefix(target) and walk.judge.ok(target):
+                url = target
+            if url is not None and walk.judge.policy is not None:
+                # The policy only filters what the profile lifts; the image stays as text.
+                verdict = walk.judge.narrowed(url)
+                if not verdict.ok:
+                    narrowed.append((im, verdict))
+                    url = None
+            if url is not None:
+                text = collapse_blank_runs("".join(seg_pieces))
+                if text:
+                    segs.append(("text", text))
+                seg_pieces = []
+                segs.append(("media", url))
+                lifted.append((im, url))
+            else:
+                original = raw[im.start : im.end]
+                seg_pieces.append(original)
+                vis_pieces.append(original)
+            cursor = im.end
+        after = raw[cursor:le]
+        seg_pieces.append(after)
+        vis_pieces.append(after)
+        if narrowed:
+            refused = {id(im) for im, _ in narrowed}
+            images = [im for im in images if id(im) not in refused]
+        walk.image_lines.append(ImageLine(ls, le, images, lifted, narrowed))
+        if not lifted:
+            return
+        trailing = collapse_blank_runs("".join(seg_pieces))
+        if trailing:
+            segs.append(("text", trailing))
+        cleaned = collapse_blank_runs("".join(vis_pieces))
+        walk.consumed = True
+        for im, url in lifted:
+            walk.media.append(url)
+            if self.explain:
+                walk.spans.append(Span(kind="image", start=im.start, end=im.end, value=url))
+        walk.changes.append(LineChange(ls, le, cleaned or None, segs))
+
+    # ------------------------------------------------------------------ directives
+
+    def _directive_line(self, ls: int, le: int) -> None:
+        """§5 rule 2 and §6-§9 for a rule-1 line outside code."""
+        raw = self.raw
+        walk = self.walk
+        m = MEDIA_AT_BOUNDARY.search(raw, ls, le)
+        if m is None:
+            return  # rule 1 passed on a U+0131 spelling with no ASCII MEDIA: on the line
+        if m.end() >= le:
+            walk.empty_lines.append((ls, le))
+            return
+        ms = m.start()
+        ps = _payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
+        res = analyse_payload(raw[ps:le], walk.judge)
+        narrowed = self._narrow(res) if walk.judge.policy is not None and res.accepted else []
+        before = raw[ls:ms]
+        segs: list[SegmentItem] = []
+        outcome: Literal["accepted", "removed", "kept"]
+        if res.counted:
+            walk.rejected_count += len(res.counted)
+            walk.consumed = True
+        if res.accepted:
+            outcome = "accepted"
+            walk.consumed = True
+            text = collapse_blank_runs(before)
+            if text:
+                segs.append(("text", text))
+            payload = raw[ps:le]
+            for item in res.accepted:
+                walk.media.append(item.value)
+                if self.explain:
+                    walk.spans.append(Span(kind="media", start=ms, end=le, value=item.value))
+                segs.append(("media", item.value))
+            cleaned = collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
+        elif res.looks_local or res.counted:
+            outcome = "removed"
+            walk.consumed = True
+            cleaned = collapse_blank_runs(before)
+        else:
+            outcome = "kept"
+            cleaned = collapse_blank_runs(raw[ls:le])
+        if cleaned:
+            segs.append(("text", cleaned))
+        walk.changes.append(LineChange(ls, le, cleaned or None, segs))
+        walk.directives.append(DirectiveLine(ls, le, ms, ps, res, outcome, not cleaned, narrowed))
+
+    def _narrow(self, res: PayloadResult) -> list[tuple[Item, Verdict]]:
+        """Apply the gateway's policy to the references the profile accepted on one line.
+
+        The payload was read as the profile reads it; a refused reference then goes where
+        the profile puts its own refusals: hidden and counted where it hides them (``next``),
+        else left as visible text (the whole line, unless it looks like a local path).
+        """
+        judge = self.walk.judge
+        kept: list[Item] = []
+        refused: list[tuple[Item, Verdict]] = []
+        for item in res.accepted:
+            verdict = judge.narrowed(item.value)
+            if verdict.ok:
+                kept.append(item)
+            else:
+                refused.append((item, verdict))
+        if not refused:
+            return refused
+        res.accepted = kept
+        if self.profile.hide_rejected:
+            res.counted.extend((item.start, item.end, item.value) for item, _ in refused)
+        elif kept:
+            res.leftovers = sorted(res.leftovers + [(item.start, item.end) for item, _ in refused])
+        return refused
+
+    # ------------------------------------------------------------------ walk
+
+    def run(self) -> Walk:
+        """Visit the lines that can change, in document order."""
+        raw = self.raw
+        walk = self.walk
+        lines: dict[int, int] = {}
+        if self.media_on:
+            for ls, le in lines_holding(self.low, self.lines, "media:"):
+                lines[ls] = le
+                walk.media_lines.append(ls)
+        images: dict[int, list[ImageSpan]] = {}
+        if self.images_on and "![" in raw:
+            images = self._images_by_line()
+            for ls in images:
+                lines[ls] = self.merged.get(ls) or self.lines.line_end(ls)
+        skip_until = -1
+        for ls in sorted(lines):
+            if ls < skip_until:
+                continue  # inside a line joined by a multi-line image
+            le = lines[ls]
+            skip_until = self.merged.get(ls, -1)
+            rule1 = passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
+            # The option, not the presence of "media:", decides: a U+0131 spelling passes
+            # rule 1 without any "media:" and is then neither a directive nor image-scanned.
+            if rule1 and self.directives_on:
+                if self.cmap.line_in_block(ls, le):
+                    walk.code_lines.append((ls, le))
+                    continue
+                self._directive_line(ls, le)
+                continue
+            line_images = images.get(ls)
+            if line_images and not self.cmap.line_in_block(ls, le):
+                self._image_line(ls, le, line_images)
+        return walk
+
+
+def _line_starts(lines: LineBreaks) -> list[int]:
+    """The start of every line of the text."""
+    text = lines.text
+    starts = [0]
+    pos = 0
+    n = len(text)
+    while True:
+        end = lines.line_end(pos)
+        if end >= n:
+            return starts
+        pos = end + lines.break_after(end)
+        starts.append(pos)
