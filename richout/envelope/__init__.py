@@ -5,7 +5,30 @@ ENVELOPE.md: reply payloads (:func:`resolve_payload`), media reference equality
 (:class:`DeliveryLedger`), the ``message(action=send)`` shape (:func:`build_send`) and WebChat
 commentary capture (:func:`capture_commentary`). SKILL_ENVELOPE.md: :func:`classify`,
 :class:`FailureBudget`, :func:`offload`, :func:`materialize_plan` and the envelope
-:func:`lint`.
+:func:`lint`. Every public name is importable from here.
+
+Modules (section numbers are ENVELOPE.md's up to ``commentary``, then SKILL_ENVELOPE.md's):
+
+- ``models`` — the public records (``ReplyPayload``, ``Route``, ``DedupeResult``, ...).
+- ``_common`` — shared helpers: JSON paths, diagnostics, value tests, argument checks.
+- ``payload_intake`` — loose intake of plugin payload JSON, every dropped field explained (§1.2).
+- ``payload`` — the delivery list, renderability and the final-directive merge (§1.3-§2).
+- ``refkey`` — when two media references are the same file (§3).
+- ``routes`` — routes and message-tool targets read from JSON, and matched (§4.3, §5.2).
+- ``dedupe_text`` — when a final text duplicates a message-tool send (§4.3).
+- ``dedupe_steps`` — the steps that dedupe one final payload (§4.1-§4.2).
+- ``dedupe`` — :class:`DeliveryLedger`: a turn's delivery evidence and finalize (§4).
+- ``send`` — the ``message(action=send)`` shape and what a call sent (§5).
+- ``commentary`` — WebChat commentary capture and message-tool-only mode (§6-§7).
+- ``skill_failure`` — how a skill result says it failed: flags, reasons, error types (§2-§3).
+- ``skill_findings`` — what :func:`classify` tells a skill author, one check per mistake.
+- ``skill`` — :func:`classify` (§2-§4).
+- ``skill_budget`` — the round's failure budget and loop guard (§10).
+- ``skill_offload`` — large results replaced by a receipt (§8).
+- ``skill_artifacts`` — URLs to materialize (§7) and fallback workspace files (§6.1).
+- ``skill_display`` — where ``display_md`` ends up (§5).
+- ``skill_runs`` — retries, async dispatch and wall clocks (§3.1, §9).
+- ``lint`` — every finding on one return value, with the authoring rule it breaks (§11).
 """
 
 from __future__ import annotations

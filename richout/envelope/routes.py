@@ -17,7 +17,13 @@ from richout.envelope.models import Route, SendTarget
 from richout.errors import InvalidInput
 from richout.text.chars import js_trim
 
-__all__ = ["read_thread_id", "route_from", "target_from", "target_matches_route"]
+__all__ = [
+    "read_thread_id",
+    "require_route",
+    "route_from",
+    "target_from",
+    "target_matches_route",
+]
 
 
 def _opt_str(value: Any, what: str) -> str | None:
@@ -42,6 +48,12 @@ def read_thread_id(value: Any) -> str | int | None:
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return int(value)
     return None
+
+
+def require_route(route: object) -> None:
+    """Entry check: ``route`` is a :class:`Route` or None (mappings go through route_from)."""
+    if route is not None and not isinstance(route, Route):
+        raise InvalidInput(f"route must be a Route or None, got {type(route).__name__}")
 
 
 def route_from(value: Route | Mapping[str, Any] | None) -> Route | None:
@@ -97,8 +109,7 @@ def target_matches_route(target: SendTarget, route: Route | None) -> bool:
     """Whether a message-tool send went to the current route (§4.3, no channel plugins)."""
     if not isinstance(target, SendTarget):
         raise InvalidInput(f"target must be a SendTarget, got {type(target).__name__}")
-    if route is not None and not isinstance(route, Route):
-        raise InvalidInput(f"route must be a Route or None, got {type(route).__name__}")
+    require_route(route)
     if route is None or not route.provider or not js_trim(route.provider):
         return False
     route_provider = js_trim(route.provider).lower()

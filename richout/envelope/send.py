@@ -12,7 +12,7 @@ from typing import Any
 
 from richout.envelope._common import diag, join_path, require_mapping, require_str_list
 from richout.envelope.models import MessageSend, Route, SendTarget
-from richout.envelope.routes import read_thread_id
+from richout.envelope.routes import read_thread_id, require_route
 from richout.errors import InvalidInput, require_str
 from richout.models import Diagnostic
 from richout.text.chars import ascii_lower, js_trim
@@ -207,8 +207,7 @@ def collect_send(
     without ``target``/``targets`` records the current route with ``threadImplicit``.
     """
     require_mapping(params, "params (the send arguments)")
-    if route is not None and not isinstance(route, Route):
-        raise InvalidInput(f"route must be a Route or None, got {type(route).__name__}")
+    require_route(route)
     require_str(tool, "tool")
     action = params.get("action")
     action_name = action if isinstance(action, str) else None
