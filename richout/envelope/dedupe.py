@@ -55,7 +55,8 @@ def _finalize_options(
     silent_token: str,
     reply_mode: ReplyMode,
 ) -> FinalizeOptions:
-    """Entry checks of :meth:`DeliveryLedger.finalize` and ``finalize_one`` (never truthiness)."""
+    """Entry checks of :meth:`DeliveryLedger.finalize` and ``finalize_one`` (never truthiness),
+    then the checked options."""
     require_bool(stream_completed, "stream_completed")
     require_bool(block_streaming, "block_streaming")
     require_bool(parse_final_directives, "parse_final_directives")
