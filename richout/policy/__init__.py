@@ -39,7 +39,8 @@ from richout.policy.local import (
     starts_at_root,
     strip_file_prefix,
 )
-from richout.policy.narrow import POLICY_CODES, Policy
+from richout.policy.narrow import Policy
+from richout.policy.narrow_rules import POLICY_CODES
 from richout.policy.remote import check_hostname, check_remote
 from richout.policy.verdict import MAX_REFERENCE_UNITS, OK, REJECTION_CODES, Verdict
 from richout.profiles import NEXT, Profile
