@@ -131,7 +131,7 @@ def test_explained_constructs_are_not_copied_whole(
     Each of thousands of malformed tags on one line once copied the line from itself to its
     end into its message (quadratic in characters copied).
     """
-    from richout.tags import parse as tags
+    from richout.tags import explain as tags
 
     longest = 0
     real = tags._show

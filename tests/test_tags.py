@@ -8,15 +8,8 @@ import pytest
 
 from richout import rebuild
 from richout.markdown.codemap import CodeMap
-from richout.tags.parse import (
-    ReplyTagReader,
-    TagMatch,
-    parse_directives,
-    read_audio_tag,
-    read_reply_tag,
-    sanitize_reply_id,
-)
-from richout.tags.scan import grammar_read
+from richout.tags.parse import parse_directives, read_audio_tag, read_reply_tag
+from richout.tags.scan import ReplyTagReader, TagMatch, grammar_read, sanitize_reply_id
 
 # --------------------------------------------------------------------------- §1 the tags
 

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from richout import rebuild
 from richout.markdown.codemap import CodeMap
 from richout.tags.code import StageCode
-from richout.tags.parse import ReplyTagReader, parse_directives, read_audio_tag, sanitize_reply_id
-from richout.tags.scan import grammar_read, value_shape
+from richout.tags.parse import parse_directives, read_audio_tag
+from richout.tags.scan import ReplyTagReader, grammar_read, sanitize_reply_id, value_shape
 from richout.text.chars import JS_WS, JS_WS_CLASS
 
 # --------------------------------------------------------------------------- the model

@@ -1,0 +1,306 @@
+"""What :func:`~richout.tags.parse.parse_directives` says about the tags (TAGS.md §10).
+
+The wording of every ``tag.*`` diagnostic lives here, with the reasoning that picks it: why a
+``[[`` that looks like a tag is not one, where such a malformed construct ends, which reply tag
+overrides which (§2.3), and the ``tag.unknown`` pass over ``[[name]]`` constructs that are none
+of the three tags. The stages (:mod:`richout.tags.stages`) only decide *what* was found and
+hand it to a :class:`Sink`; outputs never depend on anything in this module.
+
+Findings carry input offsets. A stage reads a text from which earlier stages removed tags, so
+its offsets go through an :data:`OffsetMap` (:func:`end_in_input` maps a range's end).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from richout.models.diagnostics import Diagnostics
+from richout.tags.code import StageCode
+from richout.tags.scan import (
+    AUDIO_HEAD,
+    MAX_REPLY_ID_LENGTH,
+    UNSAFE_ID_CHARS,
+    Finder,
+    ReplyHead,
+    ReplyTagReader,
+    TagKind,
+)
+from richout.text.chars import js_trim
+
+__all__ = [
+    "Ends",
+    "OffsetMap",
+    "ReplySite",
+    "Sink",
+    "clip",
+    "end_in_input",
+    "explain_precedence",
+    "explain_reply_malformed",
+    "identity",
+    "malformed_reason",
+    "unknown_stage",
+]
+
+# tag.unknown candidates: "[[" directly followed by a name character (§10).
+_UNKNOWN_HEAD = re.compile(r"\[\[[A-Za-z0-9_:-]+")
+_SHOW_MAX = 60
+
+#: Stage offset -> input offset.
+OffsetMap = Callable[[int], int]
+
+
+def identity(pos: int) -> int:
+    """The :data:`OffsetMap` of a stage whose text is the input."""
+    return pos
+
+
+def end_in_input(to_input: OffsetMap, start: int, end: int) -> int:
+    """Input offset of the exclusive ``end`` of a stage range ``[start, end)``.
+
+    Mapped through its last character, so a deletion that starts right after the range (an
+    audio tag removed next to a reply tag) is not pulled into it. That character is never an
+    inserted space: the closing inserts one only in front of content.
+    """
+    return to_input(end - 1) + 1 if end > start else to_input(start)
+
+
+def clip(text: str, start: int, end: int) -> str:
+    """``text[start:end]`` cut just past what :func:`_show` displays.
+
+    A run of malformed tags on one long line would otherwise copy the rest of the line once
+    per tag (quadratic); the message shows at most ``_SHOW_MAX`` characters anyway.
+    """
+    return text[start : min(end, start + _SHOW_MAX + 1)]
+
+
+def _show(s: str) -> str:
+    """A construct quoted for a message, shortened when long."""
+    if len(s) > _SHOW_MAX:
+        s = s[: _SHOW_MAX - 1] + "…"
+    return repr(s)
+
+
+class Ends:
+    """End of a malformed construct (§10): the first ``]]`` (included), ``\\n`` or the end.
+
+    Malformed heads are met left to right, so both searches are remembered (linear walk).
+    """
+
+    __slots__ = ("_dclose", "_lf", "n", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.n = len(text)
+        self._dclose: Finder | None = None
+        self._lf: Finder | None = None
+
+    def __call__(self, start: int) -> int:
+        if self._lf is None or self._dclose is None:
+            self._lf = Finder(self.text, "\n")
+            self._dclose = Finder(self.text, "]]")
+        lf = self._lf.find(start + 2)
+        dclose = self._dclose.find(start + 2)
+        if lf < dclose:
+            return lf
+        return min(dclose + 2, self.n)
+
+
+def malformed_reason(text: str, close_at: int) -> str:
+    """Why ``[[`` + name (audio or current) did not form a tag; ``close_at`` follows the name."""
+    if close_at >= len(text):
+        return "nothing closes it before the end of the message"
+    if text[close_at] == "]":
+        return "it is closed by a single ']' instead of ']]'"
+    return "other text follows the tag name"
+
+
+class Sink:
+    """Diagnostics of one call, with spans in input offsets."""
+
+    __slots__ = ("claimed", "diags", "explain", "strip_audio", "strip_reply")
+
+    def __init__(self, text: str, strip_audio: bool, strip_reply: bool, explain: bool) -> None:
+        #: findings are recorded only when explaining (outputs never need them)
+        self.explain = explain
+        self.diags = Diagnostics(text)
+        self.strip_audio = strip_audio
+        self.strip_reply = strip_reply
+        # Input ranges already explained (tags, in-code tags, malformed heads): a tag.unknown
+        # candidate inside one of them is part of that construct.
+        self.claimed: list[tuple[int, int]] = []
+
+    def in_code(self, start: int, end: int, kind: TagKind, literal: str) -> None:
+        self.claimed.append((start, end))
+        what = "audio" if kind == "audio" else "reply"
+        self.diags.add(
+            "tag.in_code",
+            "info",
+            f"{_show(literal)} is inside code (a code span or block), so it stays literal text "
+            f"and sets no {what} directive; move it outside the code to make it a tag.",
+            start,
+            end,
+        )
+
+    def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
+        self.claimed.append((start, end))
+        self.diags.add(
+            "tag.malformed",
+            "warning",
+            f"{_show(construct)} looks like a tag but is not one: {reason}. It stays visible "
+            f"as text; write {fix}.",
+            start,
+            end,
+        )
+
+    def unknown(self, start: int, end: int, construct: str) -> None:
+        self.diags.add(
+            "tag.unknown",
+            "info",
+            f"{_show(construct)} is not a tag this layer reads ([[audio_as_voice]], "
+            "[[reply_to_current]], [[reply_to:<id>]]); it is left as text.",
+            start,
+            end,
+        )
+
+    def reply_id_empty(self, start: int, end: int, literal: str) -> None:
+        """tag.reply_id_empty: an explicit tag whose id sanitises to nothing (§2.1)."""
+        self.diags.add(
+            "tag.reply_id_empty",
+            "warning",
+            f"{_show(literal)} has an empty id, so it sets no reply target; it was "
+            + ("removed" if self.strip_reply else "left in the text")
+            + ". Put the message id after the colon, or use [[reply_to_current]].",
+            start,
+            end,
+        )
+
+    def reply_id_sanitized(self, start: int, end: int, id_text: str, id_: str) -> None:
+        """tag.reply_id_sanitized: the id §2.1 keeps differs from the id written."""
+        cut = len(js_trim(UNSAFE_ID_CHARS.sub("", id_text))) > MAX_REPLY_ID_LENGTH
+        what = (
+            f"cut to {MAX_REPLY_ID_LENGTH} of its {len(id_text)} code points"
+            if cut
+            else "control characters or brackets removed"
+        )
+        self.diags.add(
+            "tag.reply_id_sanitized",
+            "warning",
+            f"the reply id {_show(id_text)} was changed to {_show(id_)} ({what}); send the "
+            "message id exactly, without brackets or control characters.",
+            start,
+            end,
+        )
+
+
+def explain_reply_malformed(
+    text: str,
+    p: int,
+    *,
+    head: ReplyHead,
+    reader: ReplyTagReader,
+    sink: Sink,
+    to_input: OffsetMap,
+    ends: Ends,
+) -> None:
+    """tag.malformed for a reply head at ``p`` (stage offsets) that forms no tag."""
+    if not sink.explain:
+        return
+    if head.kind == "current":
+        reason = malformed_reason(text, head.value_start)
+        fix = "[[reply_to_current]]"
+    else:
+        fix = "[[reply_to:<id>]]"
+        v = head.value_start
+        close = reader.first_close(v)
+        if close >= len(text):
+            reason = "no ']]' closes it"
+        elif not text.startswith("]]", close):
+            reason = "the first ']' after the id is not doubled (a single ']', or a ']' in the id)"
+        elif close == v:
+            reason = "the id is empty (nothing, or only line feeds, after the colon)"
+        else:
+            reason = "the id contains a line feed"
+    end = ends(p)
+    sink.malformed(to_input(p), end_in_input(to_input, p, end), clip(text, p, end), fix, reason)
+
+
+def unknown_stage(text: str, code: StageCode, sink: Sink, to_input: OffsetMap) -> None:
+    """tag.unknown: ``[[name ... ]]`` on one line that is none of the three tags (§10)."""
+    claimed = sorted(sink.claimed)
+    ci = 0
+    resume = 0
+    reader = ReplyTagReader(text)
+    for m in _UNKNOWN_HEAD.finditer(text):
+        p = m.start()
+        if p < resume or AUDIO_HEAD.match(text, p) or reader.head(p) is not None:
+            continue  # tag heads are explained by their own stage
+        close = reader.first_close(m.end())
+        if not text.startswith("]]", close) or reader.first_lf(p) < close:
+            continue
+        end = close + 2
+        in_start = to_input(p)
+        while ci < len(claimed) and claimed[ci][1] <= in_start:
+            ci += 1
+        if ci < len(claimed) and claimed[ci][0] <= in_start:
+            continue
+        if code.in_code(p):
+            continue
+        resume = end
+        sink.unknown(in_start, end_in_input(to_input, p, end), clip(text, p, end))
+
+
+class ReplySite(Protocol):
+    """What the precedence notes read of a recognised reply tag."""
+
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def in_start(self) -> int: ...
+    @property
+    def in_end(self) -> int: ...
+
+
+def explain_precedence(
+    sink: Sink,
+    explicit: Sequence[ReplySite],
+    currents: Sequence[ReplySite],
+    reply_to_id: str | None,
+    current_message_id: str | None,
+) -> None:
+    """tag.reply_overridden and tag.current_without_id (§10); outputs are already decided."""
+    if explicit:
+        winner = explicit[-1]
+        for r in explicit[:-1]:
+            sink.diags.add(
+                "tag.reply_overridden",
+                "info",
+                f"this reply target ({_show(r.id or '')}) is replaced by the later explicit tag "
+                f"with id {_show(winner.id or '')}: the last [[reply_to:<id>]] wins. Keep one "
+                "reply tag.",
+                r.in_start,
+                r.in_end,
+            )
+        for r in currents:
+            sink.diags.add(
+                "tag.reply_overridden",
+                "info",
+                f"[[reply_to_current]] is overridden by the explicit id {_show(winner.id or '')}:"
+                " an explicit [[reply_to:<id>]] wins whatever the order. Keep one reply tag.",
+                r.in_start,
+                r.in_end,
+            )
+        return
+    if reply_to_id is None:
+        why = "is not set" if current_message_id is None else "is blank"
+        for r in currents:
+            sink.diags.add(
+                "tag.current_without_id",
+                "info",
+                f"[[reply_to_current]] was recognised but the current message id {why}, so "
+                "there is no reply target; pass current_message_id (jsonl: "
+                "options.currentMessageId), or use [[reply_to:<id>]].",
+                r.in_start,
+                r.in_end,
+            )
