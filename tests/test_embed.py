@@ -7,13 +7,9 @@ from typing import Any
 
 import pytest
 
-from richout.embed.parse import (
-    embeds_for_delivery_diagnostics,
-    encode_uri_component,
-    extract_embeds,
-    js_number,
-    parse_opener,
-)
+from richout.embed.attributes import parse_opener
+from richout.embed.parse import embeds_for_delivery_diagnostics, extract_embeds
+from richout.embed.rules import encode_uri_component, js_number
 from richout.errors import InvalidInput
 from richout.markdown.codemap import CodeMap
 from richout.models import CanvasBlock, EmbedResult

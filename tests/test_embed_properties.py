@@ -13,7 +13,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout.embed.parse import encode_uri_component, extract_embeds, js_number
+from richout.embed.parse import extract_embeds
+from richout.embed.rules import encode_uri_component, js_number
 from richout.markdown.codemap import CodeMap
 from richout.models.lossless import rebuild
 from richout.text.chars import JS_WS, ascii_lower, js_trim
