@@ -111,7 +111,8 @@ def extract_embeds(
         require_bool(explain, "explain")
     ex = _extract(text, explain=explain)
     if not explain:
-        explainer = rerun(extract_embeds, text, profile=profile)
+        # The profile changes nothing in a shortcode's reading (or its explanation).
+        explainer = rerun(extract_embeds, text)
         return EmbedResult.lazy(explainer, text=ex.text, previews=ex.previews)
     patch = _removal_patch(text, ex.removed)
     spans = [
