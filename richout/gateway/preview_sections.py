@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from richout.embed.diagnostics import url_diagnostics
 from richout.gateway.preview_inert import attr, esc, plural, visible
 from richout.models import Diagnostic, RenderedReply, Reply, Span
 from richout.models.diagnostics import Diagnostics
@@ -172,10 +173,8 @@ def _or_empty(text: str, empty: str = "(no text)") -> str:
 
 def _frame_verdict(url: str) -> tuple[str, str]:
     """How the Control UI treats a preview URL (EMBED.md §11), as (css class, words)."""
-    from richout.embed.parse import _url_diagnostics  # the one implementation of §11
-
     diags = Diagnostics(url)
-    _url_diagnostics(diags, url, 0, len(url))
+    url_diagnostics(diags, url, 0, len(url))  # the one implementation of §11
     codes = {d.code for d in diags.build()}
     if "embed.unsafe_url" in codes:
         return "verdict-none", "never loaded (unsafe scheme): card without a frame"
