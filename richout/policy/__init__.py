@@ -45,6 +45,7 @@ from richout.policy.remote import check_hostname, check_remote
 from richout.policy.verdict import MAX_REFERENCE_UNITS, OK, REJECTION_CODES, Verdict
 from richout.profiles import NEXT, Profile
 from richout.text.chars import ascii_lower, has_js_ws, utf16_len
+from richout.text.quote import shown
 
 
 def _too_long(s: str) -> bool:
@@ -109,10 +110,6 @@ def _whitespace_reason(s: str) -> str:
     return "it contains whitespace"  # pragma: no cover - has_js_ws said there is some
 
 
-def _shown(s: str) -> str:
-    return repr(s if len(s) <= 80 else s[:77] + "...")
-
-
 def _unrecognised(s: str, allow_bare_filename: bool) -> Verdict:
     """The §17.2 code and reason for a candidate that fell through every accepting rule."""
     if has_scheme_prefix(s):
@@ -122,26 +119,26 @@ def _unrecognised(s: str, allow_bare_filename: bool) -> Verdict:
             return Verdict(
                 False,
                 "media.not_a_reference",
-                f"{_shown(s)} is a drive-relative Windows path; write {scheme}:\\… or {scheme}:/…",
+                f"{shown(s)} is a drive-relative Windows path; write {scheme}:\\… or {scheme}:/…",
             )
         if lower in ("http", "https"):
             return Verdict(
                 False,
                 "media.not_a_reference",
-                f"{_shown(s)} lacks the // after {scheme}:; write https://host/path",
+                f"{shown(s)} lacks the // after {scheme}:; write https://host/path",
             )
         if lower == "media":
             if not s.startswith("//", len(scheme) + 1):
                 return Verdict(
                     False,
                     "media.not_a_reference",
-                    f"{_shown(s)} is another MEDIA: directive on the same line, read as part "
+                    f"{shown(s)} is another MEDIA: directive on the same line, read as part "
                     "of this payload; put each MEDIA: directive on its own line",
                 )
             return Verdict(
                 False,
                 "media.not_a_reference",
-                f"{_shown(s)} is not a media:// reference; write media://inbound/<id>",
+                f"{shown(s)} is not a media:// reference; write media://inbound/<id>",
             )
         if lower == "file":
             return Verdict(
@@ -161,7 +158,7 @@ def _unrecognised(s: str, allow_bare_filename: bool) -> Verdict:
         return Verdict(
             False,
             "media.not_a_reference",
-            f"{_shown(s)} is a bare filename, accepted only as the whole MEDIA: payload; "
+            f"{shown(s)} is a bare filename, accepted only as the whole MEDIA: payload; "
             "write ./" + s[:60] + " or an absolute path",
         )
     why = (
@@ -172,7 +169,7 @@ def _unrecognised(s: str, allow_bare_filename: bool) -> Verdict:
     return Verdict(
         False,
         "media.not_a_reference",
-        f"{_shown(s)} is not a path, https:// URL or media://inbound reference ({why})",
+        f"{shown(s)} is not a path, https:// URL or media://inbound reference ({why})",
     )
 
 
@@ -218,14 +215,14 @@ def check_reference(
         return Verdict(
             False,
             "media.local.traversal",
-            f"{_shown(s)} climbs out of its directory with '..'; "
+            f"{shown(s)} climbs out of its directory with '..'; "
             "use an absolute or workspace-relative path without '..' segments",
         )
     if is_traversal_or_unsupported_home(s):
         return Verdict(
             False,
             "media.local.unsupported_home",
-            f"{_shown(s)} starts with '~' but not '~/'; other users' home directories "
+            f"{shown(s)} starts with '~' but not '~/'; other users' home directories "
             "are not supported, write ~/… or an absolute path",
         )
     if allow_bare_filename and not has_scheme_prefix(s) and has_file_extension(s):

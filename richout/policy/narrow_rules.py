@@ -26,6 +26,7 @@ from richout.policy.local import is_windows_drive, strip_file_prefix
 from richout.policy.remote import whatwg_parse
 from richout.policy.verdict import OK, Verdict
 from richout.text.chars import ascii_lower
+from richout.text.quote import shown
 
 __all__ = [
     "CONTROL",
@@ -66,11 +67,6 @@ _OVERLONG_MAP = {"%c0%ae": ".", "%e0%80%ae": ".", "%c0%af": "/", "%e0%80%af": "/
 #: Decoding rounds tried before a reference counts as hiding traversal behind its encoding.
 _DECODE_ROUNDS = 4
 _HOST_FORBIDDEN = frozenset("/\\?#@ \t\r\n%")
-
-
-def shown(s: str) -> str:
-    """A reference as a refusal quotes it: ``repr``, cut to 80 characters."""
-    return repr(s if len(s) <= 80 else s[:77] + "...")
 
 
 def host_pattern(pattern: object, name: str) -> tuple[bool, str]:

@@ -28,6 +28,7 @@ from richout.tags.scan import (
     TagKind,
 )
 from richout.text.chars import js_trim
+from richout.text.quote import SHOW_MAX, show
 
 __all__ = [
     "Ends",
@@ -45,7 +46,6 @@ __all__ = [
 
 # tag.unknown candidates: "[[" directly followed by a name character (§10).
 _UNKNOWN_HEAD = re.compile(r"\[\[[A-Za-z0-9_:-]+")
-_SHOW_MAX = 60
 
 #: Stage offset -> input offset.
 OffsetMap = Callable[[int], int]
@@ -70,16 +70,9 @@ def clip(text: str, start: int, end: int) -> str:
     """``text[start:end]`` cut just past what :func:`_show` displays.
 
     A run of malformed tags on one long line would otherwise copy the rest of the line once
-    per tag (quadratic); the message shows at most ``_SHOW_MAX`` characters anyway.
+    per tag (quadratic); the message shows at most ``SHOW_MAX`` characters anyway.
     """
-    return text[start : min(end, start + _SHOW_MAX + 1)]
-
-
-def _show(s: str) -> str:
-    """A construct quoted for a message, shortened when long."""
-    if len(s) > _SHOW_MAX:
-        s = s[: _SHOW_MAX - 1] + "…"
-    return repr(s)
+    return text[start : min(end, start + SHOW_MAX + 1)]
 
 
 class Ends:
@@ -137,7 +130,7 @@ class Sink:
         self.diags.add(
             "tag.in_code",
             "info",
-            f"{_show(literal)} is inside code (a code span or block), so it stays literal text "
+            f"{show(literal)} is inside code (a code span or block), so it stays literal text "
             f"and sets no {what} directive; move it outside the code to make it a tag.",
             start,
             end,
@@ -148,7 +141,7 @@ class Sink:
         self.diags.add(
             "tag.malformed",
             "warning",
-            f"{_show(construct)} looks like a tag but is not one: {reason}. It stays visible "
+            f"{show(construct)} looks like a tag but is not one: {reason}. It stays visible "
             f"as text; write {fix}.",
             start,
             end,
@@ -158,7 +151,7 @@ class Sink:
         self.diags.add(
             "tag.unknown",
             "info",
-            f"{_show(construct)} is not a tag this layer reads ([[audio_as_voice]], "
+            f"{show(construct)} is not a tag this layer reads ([[audio_as_voice]], "
             "[[reply_to_current]], [[reply_to:<id>]]); it is left as text.",
             start,
             end,
@@ -169,7 +162,7 @@ class Sink:
         self.diags.add(
             "tag.reply_id_empty",
             "warning",
-            f"{_show(literal)} has an empty id, so it sets no reply target; it was "
+            f"{show(literal)} has an empty id, so it sets no reply target; it was "
             + ("removed" if self.strip_reply else "left in the text")
             + ". Put the message id after the colon, or use [[reply_to_current]].",
             start,
@@ -187,7 +180,7 @@ class Sink:
         self.diags.add(
             "tag.reply_id_sanitized",
             "warning",
-            f"the reply id {_show(id_text)} was changed to {_show(id_)} ({what}); send the "
+            f"the reply id {show(id_text)} was changed to {show(id_)} ({what}); send the "
             "message id exactly, without brackets or control characters.",
             start,
             end,
@@ -276,8 +269,8 @@ def explain_precedence(
             sink.diags.add(
                 "tag.reply_overridden",
                 "info",
-                f"this reply target ({_show(r.id or '')}) is replaced by the later explicit tag "
-                f"with id {_show(winner.id or '')}: the last [[reply_to:<id>]] wins. Keep one "
+                f"this reply target ({show(r.id or '')}) is replaced by the later explicit tag "
+                f"with id {show(winner.id or '')}: the last [[reply_to:<id>]] wins. Keep one "
                 "reply tag.",
                 r.in_start,
                 r.in_end,
@@ -286,7 +279,7 @@ def explain_precedence(
             sink.diags.add(
                 "tag.reply_overridden",
                 "info",
-                f"[[reply_to_current]] is overridden by the explicit id {_show(winner.id or '')}:"
+                f"[[reply_to_current]] is overridden by the explicit id {show(winner.id or '')}:"
                 " an explicit [[reply_to:<id>]] wins whatever the order. Keep one reply tag.",
                 r.in_start,
                 r.in_end,

@@ -39,8 +39,6 @@ from richout.text.chars import js_trim
 from richout.text.patch import Patch, compose, offset_mapper
 
 __all__ = [
-    "ReplyTagReader",
-    "TagMatch",
     "parse_directives",
     "read_audio_tag",
     "read_reply_tag",

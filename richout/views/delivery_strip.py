@@ -13,21 +13,12 @@ from dataclasses import dataclass
 
 from richout.errors import require_str
 from richout.markdown.codemap import CodeMap
-from richout.tags.parse import ReplyTagReader, TagMatch, read_audio_tag
-from richout.tags.scan import ws_end
+from richout.tags.parse import read_audio_tag
+from richout.tags.scan import ReplyTagReader, TagMatch, ws_end
 from richout.text.chars import is_js_ws, js_ltrim, js_rtrim
 from richout.text.patch import Edit, Patch, apply, compose, patch_from_pieces
 
-__all__ = ["Removed", "Strip", "delivery_strip", "show", "strip_for_delivery"]
-
-SHOW_MAX = 60
-
-
-def show(s: str) -> str:
-    """A construct quoted for a message, shortened when long."""
-    if len(s) > SHOW_MAX:
-        s = s[: SHOW_MAX - 1] + "…"
-    return repr(s)
+__all__ = ["Removed", "Strip", "delivery_strip", "strip_for_delivery"]
 
 
 @dataclass(frozen=True)

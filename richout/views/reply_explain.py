@@ -15,7 +15,8 @@ from richout.models.diagnostics import Diagnostics
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
 from richout.text.patch import Edit, Patch, compose, offset_mapper
-from richout.views.delivery_strip import Removed, Strip, show
+from richout.text.quote import show
+from richout.views.delivery_strip import Removed, Strip
 
 __all__ = ["Stages", "explain_reply"]
 

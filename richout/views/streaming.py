@@ -22,10 +22,12 @@ from richout.errors import InvalidInput
 from richout.models import Diagnostic, Reply, Severity, StreamChunk
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
-from richout.tags.parse import TagMatch, parse_directives
+from richout.tags.parse import parse_directives
+from richout.tags.scan import TagMatch
 from richout.tags.silent import DEFAULT_TOKEN, is_silent_prefix, is_token_only, strip_leading_token
 from richout.text.chars import js_rtrim, js_trim
-from richout.views.delivery_strip import show, strip_for_delivery
+from richout.text.quote import show
+from richout.views.delivery_strip import strip_for_delivery
 from richout.views.hold import Emitted, Facts, Fed
 from richout.views.reply import parse_reply
 
