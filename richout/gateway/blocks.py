@@ -69,7 +69,8 @@ class Block:
     #: Code points of the fed text this block covers.
     raw_start: int
     raw_end: int
-    #: :attr:`media_urls` as attachment facts (kind, source, voice; :mod:`richout.attachments`).
+    #: :attr:`media_urls` as attachment facts (kind, source, voice;
+    #: :mod:`richout.models.attachments`).
     attachments: tuple[Attachment, ...] = ()
 
     def __post_init__(self) -> None:

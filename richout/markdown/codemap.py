@@ -3,7 +3,7 @@
 Every layer asks the same two questions of a text: does a line overlap a fenced or indented
 code block (``MEDIA:`` lines), and does an offset lie in any code region, inline code spans
 included (tags, embeds). The exact answer comes from one CommonMark parse
-(:func:`richout._markdown.parse_code`). Most replies never need it:
+(:func:`richout.markdown.engine.parse_code`). Most replies never need it:
 
 * no backtick, ``~``, tab or four spaces: there is no code at all (MEDIA.md 4.2);
 * while every fence line starts at column 0 and nothing earlier could nest a fence in a

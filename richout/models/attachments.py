@@ -41,12 +41,12 @@ AttachmentSource = Literal["remote", "local", "home", "inbound", "file_url"]
 
 
 class Attachment(Model):
-    """One delivered reference with the facts a gateway acts on (:mod:`richout.attachments`).
+    """One delivered reference with the facts a gateway acts on (:mod:`richout.models.attachments`).
 
     ``reference`` is the string the view delivers (``url`` on the wire): in the delivery view
     the item of ``media_urls`` (a local ``file:`` URL already converted to its path), in the
     WebChat view the reference as accepted. ``kind`` and ``source`` are read from that string
-    alone, so ``richout.attachments.describe(a.reference, voice=a.voice) == a``.
+    alone, so ``richout.models.attachments.describe(a.reference, voice=a.voice) == a``.
     """
 
     _omit_empty: ClassVar[frozenset[str]] = frozenset({"voice"})

@@ -78,7 +78,7 @@ def parse_directives(
 ) -> Directives:
     """Read the audio and reply tags of ``text`` (TAGS.md §6); remove the stripped kinds.
 
-    ``code_map`` is an optional :class:`~richout.codemap.CodeMap` the caller already built
+    ``code_map`` is an optional :class:`~richout.markdown.codemap.CodeMap` the caller already built
     for exactly ``text`` (reused, with whatever it has computed; ignored for another text).
     ``profile`` names the upstream behaviour to reproduce (:data:`richout.PROFILES`).
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
@@ -134,7 +134,8 @@ def _check_arguments(
     require_str(current_message_id, "current_message_id", optional=True)
     if code_map is not None and not isinstance(code_map, CodeMap):
         raise InvalidInput(
-            f"code_map must be a richout.codemap.CodeMap or None, got {type(code_map).__name__}"
+            "code_map must be a richout.markdown.codemap.CodeMap or None, "
+            f"got {type(code_map).__name__}"
         )
     if not (type(strip_audio_tag) is bool and type(strip_reply_tags) is bool):
         require_bool(strip_audio_tag, "strip_audio_tag")

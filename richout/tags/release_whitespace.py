@@ -8,7 +8,8 @@ leading space/tab go, spaces/tabs before a line feed go, three or more line feed
 and the end is trimmed. Code regions are masked out while this runs and put back afterwards.
 The rules run as single forward passes instead of regexes that could backtrack.
 
-Code regions come from :class:`richout.codemap.CodeMap`, richout's one CommonMark code parse.
+Code regions come from :class:`richout.markdown.codemap.CodeMap`, richout's one CommonMark
+code parse.
 The release's own ``findCodeRegions`` (micromark/mdast, GFM tables, HTML off) agrees with it on
 every conformance case. Fuzzing found places where the two parsers disagree (about 0.4% of
 tag-dense generated texts); they belong to CodeMap, which every profile shares, and all but

@@ -3,13 +3,14 @@
 :func:`parse_reply` chains four stages over the reply, each recording a patch over its own
 input so the composed patch rebuilds the reply exactly (README decision 3):
 
-1. :func:`richout.media.split_media` lifts ``MEDIA:`` lines (and, when asked, Markdown images)
+1. :func:`richout.split_media` lifts ``MEDIA:`` lines (and, when asked, Markdown images)
    and the ``[[audio_as_voice]]`` tag;
-2. :func:`richout.tags.parse_directives` reads and removes reply tags, when the text still has
+2. :func:`richout.parse_directives` reads and removes reply tags, when the text still has
    a ``[[``;
-3. :func:`delivery_strip` removes what must never reach a channel: a malformed reply prefix at
-   the very start of the message, and any complete tag a code-structure change left behind;
-4. the silent rules (:mod:`richout.silent`) may empty the text.
+3. the delivery strip (:mod:`richout.views.delivery_strip`) removes what must never reach a
+   channel: a malformed reply prefix at the very start of the message, and any complete tag
+   a code-structure change left behind;
+4. the silent rules (:mod:`richout.tags.silent`) may empty the text.
 
 Accepted ``file:`` URLs are then converted to local paths (§7.2). ``[embed …]`` shortcodes stay
 as text on this surface and are only explained. Replies without ``[[``, ``media:`` or the
