@@ -7,7 +7,7 @@ walk, :func:`explain` for one it walked (it runs the §17.1 line checks of
 :mod:`~richout.media.explain_structure`, then reports what the gateway's policy refused), and
 :func:`audio_left` for audio tags left in the text by request (TAGS.md §10).
 
-Runs after :func:`richout.media.split_media` has computed its outputs and only reads them, so
+Runs after :func:`richout.split_media` has computed its outputs and only reads them, so
 diagnostics can never change ``text``, ``mediaUrls``, ``audioAsVoice`` or ``segments``.
 Every check is gated on a cheap substring test so replies without the construct it explains
 pay nothing; the CommonMark views it needs (code spans, HTML blocks, containers) are asked
