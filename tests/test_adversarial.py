@@ -134,18 +134,18 @@ def test_explained_constructs_are_not_copied_whole(
     from richout.tags import explain as tags
 
     longest = 0
-    real = tags._show
+    real = tags.show
 
     def measuring(s: str) -> str:
         nonlocal longest
         longest = max(longest, len(s))
         return real(s)
 
-    monkeypatch.setattr(tags, "_show", measuring)
+    monkeypatch.setattr(tags, "show", measuring)
     text = _SLICE_FAMILIES[family](4_000)
     result = richout.parse_directives(text, explain=True)
     assert any(d.code == "tag.malformed" for d in result.diagnostics)
-    assert longest <= tags._SHOW_MAX + 1
+    assert longest <= tags.SHOW_MAX + 1
 
 
 _SLICE_FAMILIES: dict[str, Callable[[int], str]] = {
