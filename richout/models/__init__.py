@@ -1,8 +1,15 @@
-"""Layer 2, records: the public result models and the explanation plumbing.
+"""Layer 2, records: the public results and the explanation plumbing every pipeline shares.
 
-`records` holds the frozen pydantic models (camelCase on the wire); `diagnostics` builds
-`Diagnostic` lists; `lossless` turns edit lists into `EditRecord`s and back (`rebuild`);
-`attachments` derives an `Attachment` from a delivered reference.
+- `base` -- `Model` (camelCase wire form, `to_wire`/`from_wire`), `Diagnostic`, `Span`,
+  `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer.
+- `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
+  `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`.
+- `canvas` -- `CanvasPreview`/`CanvasBlock` and reading a stored block back (EMBED.md §8).
+- `attachments` -- `Attachment` and `describe`: kind and source of a reference, lexically.
+- `diagnostics` -- the `Diagnostics` builder (line/column, sorting, de-duplication).
+- `lossless` -- edit lists as `EditRecord`s and `rebuild`, which inverts them.
+
+Other layers import the records from here (`from richout.models import Reply`).
 """
 
 from richout.models.attachments import Attachment, AttachmentKind, AttachmentSource

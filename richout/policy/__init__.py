@@ -2,6 +2,15 @@
 
 ``check_reference`` explains (a :class:`Verdict` with a §17.2 code and a human reason);
 ``is_valid_reference`` makes the same decision on the hot path without building one.
+Layer 3, beside `markdown/`; modules:
+
+- `verdict` -- `Verdict`, `OK` and the rejection codes.
+- `remote` -- `https:` URLs: WHATWG parse, credentials, blocked hosts (§7).
+- `ip` -- IP literals and the special-use ranges that are never delivered.
+- `local` -- local paths: traversal, home directories, drive letters (§8).
+- `inbound` -- `media://inbound/<id>` references.
+- `fileurl` -- a local `file:` URL read as a path (TAGS.md §7.2).
+- `narrow` / `narrow_rules` -- a gateway's `Policy` and the rules it narrows with.
 """
 
 from __future__ import annotations

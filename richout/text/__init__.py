@@ -1,4 +1,7 @@
-"""Layer 1, text facts and edits: JavaScript character facts (`chars`) and edit lists (`patch`).
+"""Layer 1, text facts and edits: nothing here knows a directive.
 
-Nothing here knows a directive; every layer above measures and cuts text through these.
+- `chars` -- what JavaScript says about a string: the whitespace set, trims, UTF-16 lengths,
+  line breaks (LF, CRLF, CR per profile), line/column lookup, ASCII folding.
+- `patch` -- edit lists over a text: build, apply, compose, invert, map offsets through.
+- `quote` -- user text quoted inside a message, cut to a bounded length.
 """
