@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import make_corpus
 
 import richout
-from richout.models import Explained
+from richout.models import Explained, rerun
 
 _OPS: dict[str, Callable[..., Explained]] = {
     "media": richout.split_media,
@@ -98,7 +98,7 @@ def test_explanation_is_computed_once() -> None:
 
     def explainer() -> Any:
         calls.append(1)
-        return real("MEDIA:http://a/x", explain=True).explanation()
+        return real("MEDIA:http://a/x", explain=True)
 
     split = real("MEDIA:http://a/x")
     assert isinstance(split, Explained)
@@ -107,3 +107,12 @@ def test_explanation_is_computed_once() -> None:
     assert lazy.diagnostics is first and lazy.spans == lazy.spans
     assert calls == [1]
     assert [d.code for d in first] == [d.code for d in split.diagnostics]
+
+
+def test_an_explainer_that_is_not_explained_is_refused() -> None:
+    """rerun without explain=True would rerun forever; the first read says so instead."""
+    split = richout.split_media("MEDIA:http://a/x")
+    outputs = {k: getattr(split, k) for k in type(split).model_fields}
+    lazy = type(split).lazy(rerun(richout.split_media, "MEDIA:http://a/x"), **outputs)
+    with pytest.raises(RuntimeError, match="explain=True"):
+        _ = lazy.diagnostics

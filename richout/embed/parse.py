@@ -112,7 +112,7 @@ def extract_embeds(
     ex = _extract(text, explain=explain)
     if not explain:
         # The profile changes nothing in a shortcode's reading (or its explanation).
-        explainer = rerun(extract_embeds, text)
+        explainer = rerun(extract_embeds, text, explain=True)
         return EmbedResult.lazy(explainer, text=ex.text, previews=ex.previews)
     patch = _removal_patch(text, ex.removed)
     spans = [

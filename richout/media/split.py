@@ -31,7 +31,6 @@ from richout.models import (
     Diagnostic,
     Directives,
     EditRecord,
-    Explanation,
     MediaSplit,
     Segment,
     Span,
@@ -181,6 +180,7 @@ def split_media(
         preserve_trailing_whitespace=preserve_trailing_whitespace,
         profile=prof,
         policy=policy,
+        explain=True,
     )
     return _split(
         text,
@@ -224,6 +224,7 @@ def split_for_views(
         preserve_trailing_whitespace=preserve_trailing_whitespace,
         profile=profile,
         policy=policy,
+        explain=True,
     )
     return _split(
         text,
@@ -251,7 +252,7 @@ def _split(
     preserve: bool,
     explain: bool,
     policy: Policy | None,
-    explainer: Callable[[], Explanation],
+    explainer: Callable[[], MediaSplit],
     segments: bool = True,
 ) -> MediaSplit:
     """The §3 split of ``text``; a lazy result keeps ``explainer`` (this call again with
@@ -300,7 +301,7 @@ def _walked_split(
     audio_on: bool,
     preserve: bool,
     explain: bool,
-    explainer: Callable[[], Explanation],
+    explainer: Callable[[], MediaSplit],
     segments: bool,
 ) -> MediaSplit:
     """§3 steps 4-6 for a reply with a trigger: the walk, the text it leaves, the tag pass

@@ -84,52 +84,7 @@ def parse_directives(
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
     prof = resolve_profile(profile)
-
-    options: dict[str, Any] = {
-        "current_message_id": current_message_id,
-        "strip_audio_tag": strip_audio_tag,
-        "strip_reply_tags": strip_reply_tags,
-    }
-    explainer = rerun(parse_directives, text, profile=prof, **options)
-
-    _check_arguments(text, current_message_id, code_map, strip_audio_tag, strip_reply_tags)
-    if type(explain) is not bool:
-        require_bool(explain, "explain")
-    if prof.normalize_rewritten_whitespace:
-        return release_directives(
-            text,
-            **options,
-            explainer=explainer,
-            explain=explain,
-            reference=partial(parse_directives, text, profile=NEXT, explain=True, **options),
-        )
-    if not text:
-        return Directives.explained(text="")
-    if code_map is not None and code_map.text is not text and code_map.text != text:
-        code_map = None
-    code1 = StageCode(text, code_map)
-    if "[[" not in text:
-        out, patch = normalize_boundaries(text, code1.in_code, code1.owns_tail)
-        if not explain:
-            return Directives.lazy(explainer, text=out)
-        return Directives.explained(text=out, edits=edit_records(patch))
-
-    sink = Sink(text, strip_audio_tag, strip_reply_tags, explain)
-    run = _Stages(text, code1, sink, strip_audio_tag, strip_reply_tags)
-    outputs = run.outputs(current_message_id)
-    if not explain:
-        return Directives.lazy(explainer, **outputs)
-    return run.explained(outputs, current_message_id)
-
-
-def _check_arguments(
-    text: str,
-    current_message_id: str | None,
-    code_map: CodeMap | None,
-    strip_audio_tag: bool,
-    strip_reply_tags: bool,
-) -> None:
-    """The argument checks of :func:`parse_directives` (type tests first: they are cheap)."""
+    # The checks are inline: a call for them costs ~0.15 µs of a ~4 µs reply without "[[".
     require_str(text)
     require_str(current_message_id, "current_message_id", optional=True)
     if code_map is not None and not isinstance(code_map, CodeMap):
@@ -140,6 +95,68 @@ def _check_arguments(
     if not (type(strip_audio_tag) is bool and type(strip_reply_tags) is bool):
         require_bool(strip_audio_tag, "strip_audio_tag")
         require_bool(strip_reply_tags, "strip_reply_tags")
+    if type(explain) is not bool:
+        require_bool(explain, "explain")
+    if prof.normalize_rewritten_whitespace:
+        return _release(
+            text,
+            current_message_id=current_message_id,
+            strip_audio_tag=strip_audio_tag,
+            strip_reply_tags=strip_reply_tags,
+            prof=prof,
+            explain=explain,
+        )
+    if not text:
+        return Directives.explained(text="")
+    if code_map is not None and code_map.text is not text and code_map.text != text:
+        code_map = None
+    code1 = StageCode(text, code_map)
+    if "[[" not in text:
+        out, patch = normalize_boundaries(text, code1.in_code, code1.owns_tail)
+        if explain:
+            return Directives.explained(text=out, edits=edit_records(patch))
+        outputs: dict[str, Any] = {"text": out}
+    else:
+        sink = Sink(text, strip_audio_tag, strip_reply_tags, explain)
+        run = _Stages(text, code1, sink, strip_audio_tag, strip_reply_tags)
+        outputs = run.outputs(current_message_id)
+        if explain:
+            return run.explained(outputs, current_message_id)
+    # Built only for a lazy result: the explainer is this call again with explain=True.
+    explainer = rerun(
+        parse_directives,
+        text,
+        current_message_id=current_message_id,
+        strip_audio_tag=strip_audio_tag,
+        strip_reply_tags=strip_reply_tags,
+        profile=prof,
+        explain=True,
+    )
+    return Directives.lazy(explainer, **outputs)
+
+
+def _release(
+    text: str,
+    *,
+    current_message_id: str | None,
+    strip_audio_tag: bool,
+    strip_reply_tags: bool,
+    prof: Profile,
+    explain: bool,
+) -> Directives:
+    """``parse_directives`` under a profile that normalises rewritten whitespace (the release)."""
+    options: dict[str, Any] = {
+        "current_message_id": current_message_id,
+        "strip_audio_tag": strip_audio_tag,
+        "strip_reply_tags": strip_reply_tags,
+    }
+    return release_directives(
+        text,
+        **options,
+        explainer=rerun(parse_directives, text, profile=prof, explain=True, **options),
+        explain=explain,
+        reference=partial(parse_directives, text, profile=NEXT, explain=True, **options),
+    )
 
 
 class _Stages:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any, TypeVar
 
-from richout.models import Directives, Explained, Explanation, Reply
+from richout.models import Directives, Explained, Reply
 from richout.models.lossless import edit_records
 from richout.tags import release as _release_tags
 from richout.text.patch import diff_patch
@@ -30,7 +30,7 @@ def finish(
     outputs: dict[str, Any],
     text: str,
     *,
-    explainer: Callable[[], Explanation],
+    explainer: Callable[[], Explained],
     explain: bool,
     reference: Callable[[], Explained],
 ) -> _R:
@@ -52,7 +52,7 @@ def release_directives(
     current_message_id: str | None,
     strip_audio_tag: bool,
     strip_reply_tags: bool,
-    explainer: Callable[[], Explanation],
+    explainer: Callable[[], Explained],
     explain: bool,
     reference: Callable[[], Directives],
 ) -> Directives:

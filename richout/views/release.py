@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from richout.media.split import split_media
-from richout.models import Explanation, Reply
+from richout.models import Reply
 from richout.policy import Policy
 from richout.policy.fileurl import file_url_to_path
 from richout.profiles import Profile
@@ -28,7 +28,7 @@ def release_reply(
     extract_media_directives: bool,
     preserve_trailing_whitespace: bool,
     profile: Profile,
-    explainer: Callable[[], Explanation],
+    explainer: Callable[[], Reply],
     explain: bool,
     reference: Callable[[], Reply],
     policy: Policy | None = None,

@@ -153,7 +153,6 @@ def render_reply(
     require_bool(explain, "explain")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
-    explainer = rerun(render_reply, text, role=role, profile=prof, policy=policy)
     if (
         not explain
         and not prof.normalize_rewritten_whitespace
@@ -163,19 +162,18 @@ def render_reply(
         # No shortcode, tag or MEDIA: token: the layers would only trim (TAGS.md §5.1), and
         # building their three results costs more than the trimming.
         visible = untagged_text(js_rtrim(text))
-        return RenderedReply.lazy(
-            explainer,
-            text=visible,
-            content=[{"type": "text", "text": visible}] if visible else [],
-        )
-
-    embeds = extract_embeds(text, explain=explain)
-    media = split_for_views(embeds.text, profile=prof, explain=explain, policy=policy)
-    tags = parse_directives(media.text, profile=prof, explain=explain)
-    outputs = _outputs(embeds, media, tags)
-    if not explain:
-        return RenderedReply.lazy(explainer, **outputs)
-    return RenderedReply.explained(**outputs, **_explanation(text, embeds, media, tags))
+        content = [{"type": "text", "text": visible}] if visible else []
+        outputs: dict[str, Any] = {"text": visible, "content": content}
+    else:
+        embeds = extract_embeds(text, explain=explain)
+        media = split_for_views(embeds.text, profile=prof, explain=explain, policy=policy)
+        tags = parse_directives(media.text, profile=prof, explain=explain)
+        outputs = _outputs(embeds, media, tags)
+        if explain:
+            return RenderedReply.explained(**outputs, **_explanation(text, embeds, media, tags))
+    # Built only for a lazy result: the explainer is this call again with explain=True.
+    explainer = rerun(render_reply, text, role=role, profile=prof, policy=policy, explain=True)
+    return RenderedReply.lazy(explainer, **outputs)
 
 
 def _outputs(embeds: EmbedResult, media: MediaSplit, tags: Directives) -> dict[str, Any]:
