@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -90,18 +90,7 @@ class Model(BaseModel):
         Validation costs microseconds per record; the pipelines build many small records
         (segments) whose types hold by construction. Not for values from outside.
         """
-        template, factories = _BLANKS.get(cls) or _blank(cls)
-        values = template.copy()
-        values.update(fields)
-        for name, make in factories:
-            if name not in fields:
-                values[name] = make()
-        obj = _new(cls)
-        _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", set(fields))
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", None)
-        return obj
+        return _instance(cls, fields, None)
 
     def to_wire(self) -> dict[str, Any]:
         """The JSON-ready dict with wire names and the specification's key presence."""
@@ -201,6 +190,23 @@ def _blank(cls: type[Model]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[
 _BLANKS: dict[type[Model], tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]] = {}
 _new = object.__new__
 _set = object.__setattr__
+_M = TypeVar("_M", bound="Model")
+
+
+def _instance(cls: type[_M], fields: dict[str, Any], private: dict[str, Any] | None) -> _M:
+    """An instance of ``cls`` from values of the declared types, without validation."""
+    template, factories = _BLANKS.get(cls) or _blank(cls)
+    values = template.copy()
+    values.update(fields)
+    for name, make in factories:
+        if name not in fields:
+            values[name] = make()  # a fresh list per result, as validation would give
+    obj = _new(cls)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", set(fields))
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", private)
+    return obj
 
 
 class Explanation(NamedTuple):
@@ -249,7 +255,8 @@ class Explained(Model):
         instance is assembled without re-validating them: pydantic validation of a result
         with private state costs several microseconds, more than a plain reply's parse.
         """
-        # _assemble inlined: this runs once per lazy result, the hot path of every pipeline.
+        # _instance written out: this runs once per lazy result, on the hot path of every
+        # pipeline, and the call it saves is measurable on a reply without a trigger.
         template, factories = _BLANKS.get(cls) or _blank(cls)
         values = template.copy()
         values.update(fields)
@@ -261,22 +268,6 @@ class Explained(Model):
         _set(obj, "__pydantic_fields_set__", set(fields))
         _set(obj, "__pydantic_extra__", None)
         _set(obj, "__pydantic_private__", {"_explainer": explain, "_explanation": None})
-        return obj
-
-    @classmethod
-    def _assemble(cls, fields: dict[str, Any], private: dict[str, Any]) -> Self:
-        """An instance from pipeline values of the declared types, without validation."""
-        template, factories = _BLANKS.get(cls) or _blank(cls)
-        values = template.copy()
-        values.update(fields)
-        for name, make in factories:
-            if name not in fields:
-                values[name] = make()  # a fresh list per result, as validation would give
-        obj = _new(cls)
-        _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", set(fields))
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", private)
         return obj
 
     @model_validator(mode="wrap")
@@ -313,7 +304,7 @@ class Explained(Model):
         form's explanation is for :meth:`from_wire`, not for results built here).
         """
         explanation = Explanation(diagnostics or [], spans or [], edits or [])
-        return cls._assemble(fields, {"_explainer": None, "_explanation": explanation})
+        return _instance(cls, fields, {"_explainer": None, "_explanation": explanation})
 
     def outputs_wire(self) -> dict[str, Any]:
         """The wire form without ``diagnostics``, ``spans`` and ``edits`` (not computed).
