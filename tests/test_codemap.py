@@ -119,3 +119,102 @@ def test_fence_line_that_heads_a_table_is_not_a_fence(text: str) -> None:
     assert [fast.in_code(i) for i in range(len(text))] == [
         full.in_code(i) for i in range(len(text))
     ]
+
+
+# --------------------------------------------------------------------------- pieces
+# Issue 8: a long text is parsed piece by piece (richout/markdown/regions.py). These tests
+# lower the threshold to 0 so every generated text is cut wherever the scan allows.
+
+_BLOCKS = [
+    "```\ncode [[reply_to_current]]\n\nmore\n```",
+    "```\nunclosed\n\n`x`",
+    "~~~~\n~~~\n\nstill code\n~~~~",
+    "  ```\n  in an item?\n\nMEDIA:/a.png\n  ```",
+    "- item\n\n  ```\n  code\n\n  ```",
+    "- item\n  ```\n  code\nlazy `x`",
+    "1. step\n   ```sh\n   run\n   ```",
+    "    indented\n\n    more",
+    "> quote `x`\n> ```\n> code",
+    "<pre>\n\n`not code`\n\n</pre>",
+    "<!--\n\n```\n\n-->",
+    "<div>\n```\n\n```\nafter",
+    "| a | b |\n|---|---|\n```x|y\n\n```",
+    "text with `code` and [[audio_as_voice]]",
+    "`open\n\nclose`",
+    "\t```\n\n```",
+    " ```\ntop\n\nx\n ```",
+    "<script>\n\n```\n</script>",
+    "para\n```\nfenced after para\n```",
+    "MEDIA:/srv/a.png",
+]
+
+
+@st.composite
+def pieced(draw: st.DrawFn) -> str:
+    """Blocks and Markdown fragments joined by blank lines and line breaks."""
+    parts = draw(st.lists(st.sampled_from(_BLOCKS + _PIECES), min_size=1, max_size=14))
+    seps = draw(st.lists(st.sampled_from(["\n\n", "\n", "\n\n\n", "\n \n"]), min_size=14))
+    out = []
+    for i, part in enumerate(parts):
+        out.append(part)
+        out.append(seps[i])
+    return "".join(out)
+
+
+def _pieced_map(text: str, monkeypatch: pytest.MonkeyPatch) -> CodeMap:
+    monkeypatch.setattr(CodeMap, "PIECE_MIN", 0)
+    return CodeMap(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(pieced(), markdownish()))
+def test_piece_answers_equal_full_parse(text: str) -> None:
+    full = parse_code(text)
+    with pytest.MonkeyPatch.context() as mp:
+        cm = _pieced_map(text, mp)
+        start = 0
+        for line in text.split("\n"):
+            end = start + len(line)
+            assert cm.line_in_block(start, end) == full.overlaps_block(start, end), (text, start)
+            start = end + 1
+        cm = _pieced_map(text, mp)
+        for pos in range(len(text)):
+            assert cm.in_code(pos) == full.in_code(pos), (text, pos)
+
+
+def test_a_long_reply_is_parsed_in_pieces_not_whole() -> None:
+    """A megabyte of replies joined by blank lines: questions parse only their pieces."""
+    reply = "Intro\n\n```py\nprint(1)\n\nprint(2)\n```\n\nMEDIA:/srv/a.png\n\n- item `x`\n"
+    text = "\n".join([reply] * 3000)
+    cm = CodeMap(text)
+    target = text.index("MEDIA:", len(text) // 2)
+    assert not cm.line_in_block(target, text.index("\n", target))
+    inside = text.index("print(2)", len(text) // 2)
+    assert cm.in_code(inside)
+    item = text.index("`x`", len(text) // 2) + 1  # in a list item: only a parse can tell
+    assert cm.in_code(item)
+    assert not cm.in_code(item + 3)
+    assert not cm.parsed  # no whole-text parse
+    cuts, parses = cm._pieces or ([], {})
+    assert len(cuts) > 1000 and len(parses) == 1
+    piece = next(iter(parses))
+    assert piece < item < piece + len(reply) + 1
+
+
+@pytest.mark.parametrize(
+    ("text", "cut_at"),
+    [
+        ("a\n\nb", ["b"]),
+        ("```\nx\n\ny\n```\n\nz", ["z"]),  # no cut inside the fence
+        ("  ```\nx\n\ny", []),  # an indented fence then a line at column 0: unsure, stop
+        ("<pre>\n\nq\n</pre>\n\nz", ["q", "z"]),  # HTML is text to the code parser
+        ("| a |\n|---|\n```\n\nw", []),  # a fence line in a table: stop
+        ("a\n\n    b\n\nc", ["c"]),  # an indented line is never a cut
+        ("[x]: /u\n\nb", []),  # link reference definitions act at a distance
+        ("a\r\n\r\nb", []),
+    ],
+)
+def test_cut_points_table(text: str, cut_at: list[str]) -> None:
+    from richout.markdown.regions import cut_points
+
+    assert [text[c:].split("\n", maxsplit=1)[0] for c in cut_points(text)[1:]] == cut_at

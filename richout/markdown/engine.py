@@ -283,8 +283,13 @@ def _table_cell(tokens: list[Token], i: int) -> bool:
     return i > 0 and tokens[i - 1].type in ("th_open", "td_open")
 
 
-def parse_code(text: str) -> CodeParse:
-    """Fenced, indented and inline code regions of ``text`` (one CommonMark parse)."""
+def parse_code(text: str, *, ends_document: bool = True) -> CodeParse:
+    """Fenced, indented and inline code regions of ``text`` (one CommonMark parse).
+
+    ``ends_document=False`` parses a piece of a longer text (see :mod:`richout.markdown.regions`):
+    its end is where a container closed, not the document's end, so an unclosed fence that
+    reaches it ends with its last line instead of owning the text's tail.
+    """
     md = _code_parser()
     block_env: dict[str, Any] = {}
     tokens = md.parse(text, block_env)
@@ -302,7 +307,7 @@ def parse_code(text: str) -> CodeParse:
             start = src.starts[l0] + max(col, 0)
             if tok.meta.get("closed"):
                 end = src.line_end(l1 - 1)
-            elif tok.meta.get("to_eof"):
+            elif tok.meta.get("to_eof") and ends_document:
                 end = len(text)
             else:
                 end = src.line_end(max(l1 - 1, l0))
