@@ -1,5 +1,8 @@
 """Layer 3, the Markdown code map: where code is, judged by markdown-it-py.
 
-`engine` is the only module that calls markdown-it-py; `codemap.CodeMap` answers "is this
-offset in code?" from bounded local evidence and parses only when nesting decides.
+- `engine` -- the only module that calls markdown-it-py: code regions, images, block structure.
+- `codemap` -- `CodeMap`: "is this line in a code block, this offset in code?" for one text,
+  answered by fast paths, else by a parse computed once (or per piece of a long text).
+- `linescan` -- the line scans behind the fast paths: fences, container prefixes, indentation.
+- `regions` -- where a long text can be parsed in independent pieces.
 """

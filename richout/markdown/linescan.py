@@ -1,0 +1,203 @@
+"""Line scans behind the code map's fast paths: fences, container prefixes, indentation.
+
+Each answers one question about lines exactly, or says it cannot (the code map then parses):
+:class:`FenceScan` finds top-level fenced blocks while every fence line starts at column 0,
+:func:`container_content` finds where a line's content starts after block-quote and list
+markers, :func:`indent_columns` measures indentation with tab stops of 4.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+__all__ = ["FenceRuns", "FenceScan", "container_content", "delimiter_row_follows", "indent_columns"]
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+_CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
+
+
+def indent_columns(text: str, start: int) -> int:
+    """Columns of leading spaces/tabs of the line at ``start`` (tab stops of 4), capped at 4.
+
+    A blank line counts as 4: it belongs to whatever block surrounds it, so only the full
+    parse can place it.
+    """
+    col = 0
+    n = len(text)
+    i = start
+    while i < n and col < 4:
+        ch = text[i]
+        if ch == " ":
+            col += 1
+        elif ch == "\t":
+            col += 4 - col % 4
+        elif ch in "\r\n":
+            return 4
+        else:
+            return col
+        i += 1
+    return 4 if i >= n else col
+
+
+_DELIMITER_CHARS = re.compile(r"[-:| \t]*\r?$")
+
+
+def delimiter_row_follows(text: str, line_end: int) -> bool:
+    """Could the line after ``line_end`` be a table's delimiter row (``|---|:--|``)?"""
+    if line_end >= len(text):
+        return False
+    start = line_end + 1
+    end = text.find("\n", start)
+    if end < 0:
+        end = len(text)
+    # Two linear tests (one regex with a "-" between two runs would backtrack).
+    return "-" in text[start:end] and _DELIMITER_CHARS.match(text, start, end) is not None
+
+
+class FenceRuns:
+    """Successive ```` ``` ```` / ``~~~`` runs of a text, in linear total time.
+
+    Each marker's next occurrence is remembered and searched again only once the scan has
+    passed it; searching both from every line would rescan to the end of the text for a
+    marker that never occurs (quadratic on 40k fence lines).
+    """
+
+    __slots__ = ("_b", "_t", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._b = text.find("```")
+        self._t = text.find("~~~")
+
+    def next(self, start: int) -> int:
+        """Offset of the first run at or after ``start``, or -1."""
+        if 0 <= self._b < start:
+            self._b = self._text.find("```", start)
+        if 0 <= self._t < start:
+            self._t = self._text.find("~~~", start)
+        b, t = self._b, self._t
+        if b < 0:
+            return t
+        if t < 0:
+            return b
+        return min(b, t)
+
+
+def container_content(text: str, start: int, end: int) -> int | None:
+    """Where a line's content starts after its block-quote and list markers.
+
+    None when the content (or the way a marker is followed) could make indented code, which
+    only the parser can settle: a marker followed by five or more spaces or a tab, or content
+    indented four columns past the markers.
+    """
+    i = start
+    while True:
+        j = i
+        while j < end and j - i < 3 and text[j] == " ":
+            j += 1
+        if j >= end:
+            return end
+        ch = text[j]
+        if ch == ">":
+            j += 1
+            if j < end and text[j] == "\t":
+                return None
+            if j < end and text[j] == " ":
+                j += 1
+            i = j
+            continue
+        k = j
+        if ch in "-+*":
+            k = j + 1
+        else:
+            while k < end and k - j < 9 and "0" <= text[k] <= "9":
+                k += 1
+            if k == j or k >= end or text[k] not in ".)":
+                break
+            k += 1
+        if k >= end or text[k] in "\r":
+            return end  # an empty item holds no code on this line
+        if text[k] == "\t":
+            return None
+        if text[k] != " ":
+            break
+        spaces = k
+        while spaces < end and text[spaces] == " ":
+            spaces += 1
+        if spaces - k >= 5 and spaces < end and text[spaces] not in "\r":
+            return None
+        i = spaces
+    return None if indent_columns(text, i) >= 4 else i
+
+
+class FenceScan:
+    """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``."""
+
+    __slots__ = ("ends", "starts", "valid_until")
+
+    def __init__(self, text: str) -> None:
+        starts: list[int] = []
+        ends: list[int] = []
+        n = len(text)
+        # A lone CR ends a CommonMark line but not one of ours: leave such texts to the parser.
+        valid_until = 0 if "\r" in text and _LONE_CR.search(text) else n + 1
+        open_char = ""
+        open_len = 0
+        open_start = 0
+        find = text.find
+        runs = FenceRuns(text)
+        pos = runs.next(0)
+        while 0 <= pos < valid_until:
+            # Only the first run of a line can make it a fence line; the next search starts
+            # on the following line.
+            line_start = text.rfind("\n", 0, pos) + 1
+            line_end = find("\n", pos)
+            if line_end < 0:
+                line_end = n
+            ch = text[pos]
+            run_end = pos + 3
+            while run_end < line_end and text[run_end] == ch:
+                run_end += 1
+            prefix = text[line_start:pos]
+            if open_char:
+                # Inside a top-level fence only a closing fence matters.
+                if (
+                    len(prefix) <= 3
+                    and not prefix.strip(" ")
+                    and ch == open_char
+                    and run_end - pos >= open_len
+                    and not text[run_end:line_end].strip(" \t\r")
+                ):
+                    starts.append(open_start)
+                    ends.append(line_end - 1 if text[line_end - 1 : line_end] == "\r" else line_end)
+                    open_char = ""
+            elif not prefix:
+                if "|" in text[run_end:line_end] and delimiter_row_follows(text, line_end):
+                    # The table rule runs before the fence rule: this may be a table header.
+                    valid_until = line_start
+                    break
+                # A backtick in a backtick fence's info string makes paragraph text.
+                if ch != "`" or "`" not in text[run_end:line_end]:
+                    open_char = ch
+                    open_len = run_end - pos
+                    open_start = line_start
+            elif _CONTAINERISH.fullmatch(prefix):
+                # Indented or inside a container: nesting decides, the scan cannot.
+                valid_until = line_start
+                break
+            pos = runs.next(line_end + 1)
+        if open_char:
+            starts.append(open_start)
+            ends.append(n)
+        self.starts = starts
+        self.ends = ends
+        self.valid_until = valid_until
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Does a fenced block overlap ``[start, end)``?"""
+        k = bisect.bisect_right(self.starts, start) - 1
+        if k >= 0 and start < self.ends[k]:
+            return True
+        k += 1
+        return k < len(self.starts) and self.starts[k] < end
