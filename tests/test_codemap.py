@@ -218,3 +218,22 @@ def test_cut_points_table(text: str, cut_at: list[str]) -> None:
     from richout.markdown.regions import cut_points
 
     assert [text[c:].split("\n", maxsplit=1)[0] for c in cut_points(text)[1:]] == cut_at
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(pieced(), markdownish()), st.sampled_from([1, 3, 8]))
+def test_answers_when_local_looks_give_up(text: str, reach: int) -> None:
+    """With a tiny reach the line questions fall back to the whole text's line index."""
+    full = parse_code(text)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(CodeMap, "LOCAL_REACH", reach)
+        start = 0
+        for line in text.split("\n"):
+            end = start + len(line)
+            assert CodeMap(text).line_in_block(start, end) == full.overlaps_block(start, end)
+            start = end + 1
+        cm = CodeMap(text)
+        for pos in range(len(text)):
+            assert cm.in_code(pos) == full.in_code(pos), (text, pos)
+            if cm.parsed:
+                cm = CodeMap(text)

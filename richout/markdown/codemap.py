@@ -45,6 +45,12 @@ _LOOKBACK = 64
 _CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
 
+def _is_blank(line: str) -> bool:
+    """Only spaces and tabs, before at most one trailing CR (a CommonMark blank line)."""
+    body = line[:-1] if line.endswith("\r") else line
+    return not body.strip(" \t")
+
+
 def needs_code_parse(text: str) -> bool:
     """False when ``text`` cannot contain code (no backtick, ``~``, tab or four spaces)."""
     # Four substring tests run at C speed; one regex alternation walks the text in Python.
@@ -67,6 +73,10 @@ class CodeMap:
         "_refdefs",
         "text",
     )
+
+    #: How far line questions look around an offset before the whole text's line index is
+    #: built (one split of the text): a hostile text can be one huge line asked about often.
+    LOCAL_REACH = 4096
 
     #: Texts at least this long are parsed piece by piece; shorter ones in one parse, which
     #: costs less than finding the pieces (a realistic reply is a few kilobytes).
@@ -173,25 +183,98 @@ class CodeMap:
             self._fences = FenceScan(self.text)
         return self._fences
 
-    def _line_bounds(self, pos: int) -> tuple[int, int]:
-        text = self.text
+    def _index(self) -> list[int]:
+        """Every line start, and the blank lines' bounds (built once, when local looks fail)."""
         if self._line_starts is None:
             # One split and C-level sums: a Python loop over find() per line, and a
             # multi-line regex for the blank lines, cost 30 ms on a 1 MB reply.
-            lines = text.split("\n")
+            lines = self.text.split("\n")
             sums = accumulate(map(len, lines), initial=0)
             starts = [total + i for i, total in enumerate(sums)]
             starts.pop()
             self._line_starts = starts
             for i, line in enumerate(lines):
-                body = line[:-1] if line.endswith("\r") else line
-                if not body.strip(" \t"):
+                if _is_blank(line):
                     self._blank_starts.append(starts[i])
                     self._blank_ends.append(starts[i] + len(line))
-        starts = self._line_starts
+        return self._line_starts
+
+    def _line_bounds(self, pos: int) -> tuple[int, int]:
+        """Start and end (its ``\\n``, or the text's end) of the line holding ``pos``."""
+        text = self.text
+        if self._line_starts is None:
+            # Most questions are answered by looking near pos; the index is for long lines.
+            reach = self.LOCAL_REACH
+            lf = text.rfind("\n", max(pos - reach, 0), pos)
+            if lf >= 0 or pos <= reach:
+                end = text.find("\n", pos, pos + reach)
+                if end >= 0:
+                    return lf + 1, end
+                if pos + reach >= len(text):
+                    return lf + 1, len(text)
+        starts = self._index()
         k = bisect.bisect_right(starts, pos) - 1
         end = starts[k + 1] - 1 if k + 1 < len(starts) else len(text)
         return starts[k], end
+
+    def _previous_line(self, line_start: int) -> int | None:
+        """Start of the line before the one starting at ``line_start``; None: too long to look."""
+        reach = self.LOCAL_REACH
+        end = line_start - 1
+        lf = self.text.rfind("\n", max(end - reach, 0), end)
+        if lf < 0 and end > reach:
+            return None
+        return lf + 1
+
+    def _paragraph_bounds(self, line_start: int, line_end: int) -> tuple[int, int]:
+        """End of the blank line before the line, start of the blank line after (or the ends)."""
+        text = self.text
+        n = len(text)
+        if self._line_starts is None:
+            lo: int | None = 0
+            a = line_start
+            # Bounded: at most LOCAL_REACH characters each way, then the index answers.
+            for _ in range(_LOOKBACK):
+                if a == 0:
+                    break
+                prev = self._previous_line(a)
+                if prev is None or line_start - prev > self.LOCAL_REACH:
+                    lo = None
+                    break
+                if _is_blank(text[prev : a - 1]):
+                    lo = a - 1
+                    break
+                a = prev
+            else:
+                lo = None
+            hi: int | None = n
+            b = line_end
+            for _ in range(_LOOKBACK):
+                if b >= n:
+                    break
+                start = b + 1
+                b = text.find("\n", start, start + self.LOCAL_REACH)
+                if b < 0:
+                    if start + self.LOCAL_REACH < n:
+                        hi = None
+                        break
+                    b = n
+                if b - line_end > self.LOCAL_REACH:
+                    hi = None
+                    break
+                if _is_blank(text[start:b]):
+                    hi = start
+                    break
+            else:
+                hi = None
+            if lo is not None and hi is not None:
+                return lo, hi
+        self._index()
+        k = bisect.bisect_right(self._blank_ends, line_start) - 1
+        lo_ = self._blank_ends[k] if k >= 0 else 0
+        k = bisect.bisect_left(self._blank_starts, line_end)
+        hi_ = self._blank_starts[k] if k < len(self._blank_starts) else n
+        return lo_, hi_
 
     def _indented_line(self, line_start: int) -> bool | None:
         """Is a line indented four or more columns indented code? None when unsure.
@@ -214,8 +297,7 @@ class CodeMap:
             self._first_container = m.start() if m is not None else len(text) + 1
         if self._first_container < ls:
             return None
-        starts = self._line_starts
-        assert starts is not None
+        starts = self._index()
         k = bisect.bisect_right(starts, ls) - 1
         saw_blank = False
         for j in range(k - 1, max(k - _LOOKBACK, -1), -1):
@@ -259,13 +341,10 @@ class CodeMap:
             k = bisect.bisect_right(scan.starts, pos) - 1
             return k >= 0 and pos < scan.ends[k]
         # The paragraph holding pos: bounded by blank lines and fenced blocks.
-        k = bisect.bisect_right(self._blank_ends, line_start) - 1
-        lo = self._blank_ends[k] if k >= 0 else 0
+        lo, hi = self._paragraph_bounds(line_start, line_end)
         k = bisect.bisect_right(scan.ends, line_start) - 1
         if k >= 0:
             lo = max(lo, scan.ends[k])
-        k = bisect.bisect_left(self._blank_starts, line_end)
-        hi = self._blank_starts[k] if k < len(self._blank_starts) else len(text)
         k = bisect.bisect_left(scan.starts, line_end)
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
