@@ -32,7 +32,6 @@ from richout.markdown.regions import cut_points
 
 __all__ = ["CodeMap", "Region", "needs_code_parse"]
 
-_CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
 _PARA_UNSAFE = re.compile(r"[<\\|]|\]\(|\]:")
 _LINE_STARTER = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3}\t)")
 _BACKTICKS = re.compile(r"`+")
