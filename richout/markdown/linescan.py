@@ -11,10 +11,18 @@ from __future__ import annotations
 import bisect
 import re
 
-__all__ = ["FenceRuns", "FenceScan", "container_content", "delimiter_row_follows", "indent_columns"]
+__all__ = [
+    "CONTAINERISH",
+    "FenceRuns",
+    "FenceScan",
+    "container_content",
+    "delimiter_row_follows",
+    "indent_columns",
+]
 
 _LONE_CR = re.compile(r"\r(?!\n)")
-_CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
+#: A line prefix that is only blanks and container markers (block quotes, list items).
+CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
 
 
 def indent_columns(text: str, start: int) -> int:
@@ -182,7 +190,7 @@ class FenceScan:
                     open_char = ch
                     open_len = run_end - pos
                     open_start = line_start
-            elif _CONTAINERISH.fullmatch(prefix):
+            elif CONTAINERISH.fullmatch(prefix):
                 # Indented or inside a container: nesting decides, the scan cannot.
                 valid_until = line_start
                 break

@@ -24,13 +24,14 @@ import bisect
 import re
 
 from richout.markdown.codemap import CodeMap
+from richout.markdown.linescan import CONTAINERISH
 from richout.tags.scan import Finder
 
 __all__ = ["StageCode"]
 
 _BACKTICK = re.compile(r"`")
 # What can precede the content of a line: container markers and blanks.
-_CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
+
 # A blank line (only spaces/tabs) between two CommonMark line breaks; "\r\n" is one break.
 _BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
 
@@ -133,7 +134,7 @@ class StageCode:
             lo = max(start, upto - 3)  # a run of four may straddle the last check
         else:
             lo = start
-            lead = _CONTAINERISH.match(text, start)
+            lead = CONTAINERISH.match(text, start)
             pos = max(pos, lead.end() if lead else start)
         piece = text[lo:pos]
         dirty = "\t" in piece or "    " in piece
