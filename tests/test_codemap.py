@@ -182,6 +182,14 @@ def test_piece_answers_equal_full_parse(text: str) -> None:
             assert cm.in_code(pos) == full.in_code(pos), (text, pos)
 
 
+def test_deep_nesting_then_code_matches_the_whole_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past markdown-it's nesting limit the whole parse reads no more blocks; so do pieces."""
+    text = "- " * 60 + "a\n\n`code` here\n\n```\nfenced\n```\n"
+    full = parse_code(text)
+    cm = _pieced_map(text, monkeypatch)
+    assert [cm.in_code(p) for p in range(len(text))] == [full.in_code(p) for p in range(len(text))]
+
+
 def test_a_long_reply_is_parsed_in_pieces_not_whole() -> None:
     """A megabyte of replies joined by blank lines: questions parse only their pieces."""
     reply = "Intro\n\n```py\nprint(1)\n\nprint(2)\n```\n\nMEDIA:/srv/a.png\n\n- item `x`\n"
@@ -212,6 +220,10 @@ def test_a_long_reply_is_parsed_in_pieces_not_whole() -> None:
         ("a\n\n    b\n\nc", ["c"]),  # an indented line is never a cut
         ("[x]: /u\n\nb", []),  # link reference definitions act at a distance
         ("a\r\n\r\nb", []),
+        ("- " * 60 + "a\n\nb", []),  # past markdown-it's nesting limit the parse stops
+        ("> " * 30 + "a\n\nb\n\nc", []),
+        ("\t" * 11 + "a\n\nb", []),
+        ("- " * 10 + "a\n\nb", ["b"]),
     ],
 )
 def test_cut_points_table(text: str, cut_at: list[str]) -> None:

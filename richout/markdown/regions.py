@@ -17,8 +17,11 @@ texts with a CR (a lone CR ends a CommonMark line but not one of ours).
 The scan follows top-level fences exactly where it can and stops cutting (returns the cuts
 found so far) where it cannot tell: a fence opened with indentation may be inside a list
 item, where a less indented line ends it; a fence line in a table may be a table cell.
-Stopping is always safe, a longer piece only costs time. ``tests/test_codemap.py`` checks
-the pieces' answers against the whole parse on generated Markdown.
+It also stops at a line whose container prefix could nest blocks deep enough to reach
+markdown-it's nesting limit, past which the whole parse reads no more of the document (a
+piece started after it would). Stopping is always safe, a longer piece only costs time.
+``tests/test_codemap.py`` checks the pieces' answers against the whole parse on generated
+Markdown.
 """
 
 from __future__ import annotations
@@ -28,6 +31,12 @@ import re
 __all__ = ["cut_points"]
 
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
+# Blanks and container markers at a line's start: how deep its blocks may nest.
+_CONTAINER_PREFIX = re.compile(r"[ \t>*+\-0-9.)]*")
+#: Columns of container prefix past which nesting might reach markdown-it's limit
+#: (engine.MAX_NESTING levels; a list level takes two columns and two levels, a block quote
+#: one and one), after which the whole parse reads no more blocks of the document.
+_DEEP = 40
 
 
 def _indent(line: str) -> int:
@@ -75,6 +84,11 @@ def cut_points(text: str) -> list[int]:
             blank_before = True
             group_pipe = False
             continue
+        prefix = _CONTAINER_PREFIX.match(line)
+        if prefix is not None and prefix.end() > 8:
+            deep = prefix.group()
+            if len(deep) + 3 * deep.count("\t") > _DEEP:
+                return cuts  # nesting may reach the parser's limit: the rest is one piece
         if blank_before and line[0] not in " \t":
             cuts.append(start)
         blank_before = False

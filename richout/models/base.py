@@ -238,8 +238,8 @@ class Explained(Model):
     :meth:`from_wire` (and ``model_validate``) keeps the ``diagnostics``, ``spans`` and
     ``edits`` the wire form carries; ``copy.copy`` and ``copy.deepcopy`` work as for any
     model. Pickling a lazy result computes its explanation first and pickles that: the
-    function that would compute it is a closure over the call, which pickle cannot store,
-    so the unpickled result is the explained form (equal to the original).
+    rerun that would compute it holds the call's arguments (a policy, a profile), which need
+    not pickle, so the unpickled result is the explained form (equal to the original).
     """
 
     _explainer: Callable[[], Explained] | None = PrivateAttr(default=None)
