@@ -98,7 +98,38 @@ def _imports(module: str) -> Iterator[tuple[str, int]]:
                 yield (sub if sub in MODULES else target), node.lineno
 
 
-GRAPH: dict[str, list[tuple[str, int]]] = {m: sorted(set(_imports(m))) for m in MODULES}
+def _with_parents(module: str) -> Iterator[tuple[str, int]]:
+    """``_imports`` plus the packages each import runs first (their ``__init__``).
+
+    ``from richout.a.b import x`` executes ``richout/a/__init__.py`` before ``b``: a cycle
+    through a package's ``__init__`` is a real one. A module's own enclosing packages are
+    left out: they are already being imported when it runs.
+    """
+    for target, line in _imports(module):
+        yield target, line
+        parts = target.split(".")
+        for i in range(2, len(parts)):
+            parent = ".".join(parts[:i])
+            if parent in PACKAGES and not module.startswith(parent + "."):
+                yield parent, line
+
+
+def _dynamic_imports(module: str) -> Iterator[int]:
+    """Lines of ``importlib.import_module``/``__import__`` calls naming a richout module."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        arg = node.args[0]
+        if name in ("import_module", "__import__") and (
+            not isinstance(arg, ast.Constant) or str(arg.value).startswith("richout")
+        ):
+            yield node.lineno
+
+
+GRAPH: dict[str, list[tuple[str, int]]] = {m: sorted(set(_with_parents(m))) for m in MODULES}
 
 
 def test_every_module_has_a_layer() -> None:
@@ -168,6 +199,12 @@ def _cycles() -> list[list[str]]:
     return found
 
 
+def test_no_dynamic_imports_of_richout() -> None:
+    """An import the ast cannot see would escape every rule above."""
+    found = [f"{m}:{line}" for m in MODULES for line in _dynamic_imports(m)]
+    assert not found, f"import richout modules with import statements: {found}"
+
+
 def test_no_import_cycles() -> None:
     assert _cycles() == []
 
@@ -207,3 +244,11 @@ def test_long_functions_say_why() -> None:
         f"functions over {MAX_FUNCTION_LINES} lines without a '{LONG_REASON} ...' paragraph "
         f"in their docstring:\n" + "\n".join(unexplained)
     )
+
+
+def test_importing_a_submodule_counts_its_package() -> None:
+    """``from richout.models.base import x`` runs ``richout/models/__init__.py`` first."""
+    targets = {t for t, _ in GRAPH["richout.views.reply_explain"]}
+    assert {"richout.models.diagnostics", "richout.models"} <= targets
+    inside = {t for t, _ in GRAPH["richout.models.records"]}
+    assert "richout.models" not in inside  # its own package is already being imported
