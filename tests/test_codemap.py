@@ -249,3 +249,14 @@ def test_answers_when_local_looks_give_up(text: str, reach: int) -> None:
             assert cm.in_code(pos) == full.in_code(pos), (text, pos)
             if cm.parsed:
                 cm = CodeMap(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["\xa0\r\nb `x`", "\xa0\nb `x`", "\u3000\n\xa0\n[[r]]```\n`code`", "a `x`\n\xa0\n`y`"],
+)
+def test_code_spans_after_a_unicode_whitespace_line_map_to_the_source(text: str) -> None:
+    """str.strip() drops a paragraph's leading NBSP-only lines; spans still land on their text."""
+    for region in parse_code(text).regions:
+        piece = text[region.start : region.end]
+        assert piece.startswith("`") and piece.endswith("`"), (text, piece)

@@ -85,6 +85,11 @@ class SourceLines:
         """Map offsets in an inline block's ``content`` to offsets in the source text."""
         anchors: list[tuple[int, int]] = []  # (content offset of line start, source delta)
         cstart = 0
+        # markdown-it-py strips a paragraph's content with str.strip(), which also removes
+        # leading lines of Unicode whitespace only (a lone NBSP line is not blank to
+        # CommonMark): the content's first line is the first source line with other text.
+        while first_line < len(self.lines) - 1 and not self.lines[first_line].strip():
+            first_line += 1
         for i, cline in enumerate(content.split("\n")):
             line_no = first_line + i
             if line_no >= len(self.lines):
