@@ -21,14 +21,13 @@ The readers (:func:`read_audio_tag`, :class:`~richout.tags.scan.ReplyTagReader`,
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.markdown.codemap import CodeMap
 from richout.models import Directives, Span, rerun
 from richout.models.lossless import edit_records
-from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
+from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.close import close_sites, normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.explain import OffsetMap, Sink, explain_precedence, identity, unknown_stage
@@ -98,13 +97,14 @@ def parse_directives(
     if type(explain) is not bool:
         require_bool(explain, "explain")
     if prof.normalize_rewritten_whitespace:
-        return _release(
+        return release_directives(
             text,
             current_message_id=current_message_id,
             strip_audio_tag=strip_audio_tag,
             strip_reply_tags=strip_reply_tags,
-            prof=prof,
+            profile=prof,
             explain=explain,
+            pipeline=parse_directives,
         )
     if not text:
         return Directives.explained(text="")
@@ -133,30 +133,6 @@ def parse_directives(
         explain=True,
     )
     return Directives.lazy(explainer, **outputs)
-
-
-def _release(
-    text: str,
-    *,
-    current_message_id: str | None,
-    strip_audio_tag: bool,
-    strip_reply_tags: bool,
-    prof: Profile,
-    explain: bool,
-) -> Directives:
-    """``parse_directives`` under a profile that normalises rewritten whitespace (the release)."""
-    options: dict[str, Any] = {
-        "current_message_id": current_message_id,
-        "strip_audio_tag": strip_audio_tag,
-        "strip_reply_tags": strip_reply_tags,
-    }
-    return release_directives(
-        text,
-        **options,
-        explainer=rerun(parse_directives, text, profile=prof, explain=True, **options),
-        explain=explain,
-        reference=partial(parse_directives, text, profile=NEXT, explain=True, **options),
-    )
 
 
 class _Stages:

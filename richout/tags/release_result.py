@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict
+from functools import partial
 from typing import Any, TypeVar
 
-from richout.models import Directives, Explained, Reply
+from richout.models import Directives, Explained, Reply, rerun
 from richout.models.lossless import edit_records
+from richout.profiles import NEXT, Profile
 from richout.tags import release as _release_tags
 from richout.text.patch import diff_patch
 
@@ -52,18 +54,23 @@ def release_directives(
     current_message_id: str | None,
     strip_audio_tag: bool,
     strip_reply_tags: bool,
-    explainer: Callable[[], Explained],
+    profile: Profile,
     explain: bool,
-    reference: Callable[[], Directives],
+    pipeline: Callable[..., Directives],
 ) -> Directives:
-    """``parse_directives`` under the release profile; ``reference`` is ``next``'s eager reading."""
-    found = _release_tags.parse_inline_directives(
-        text,
-        current_message_id=current_message_id,
-        strip_audio_tag=strip_audio_tag,
-        strip_reply_tags=strip_reply_tags,
-    )
+    """``parse_directives`` (passed as ``pipeline``) under the release profile."""
+    options: dict[str, Any] = {
+        "current_message_id": current_message_id,
+        "strip_audio_tag": strip_audio_tag,
+        "strip_reply_tags": strip_reply_tags,
+    }
+    found = _release_tags.parse_inline_directives(text, **options)
     # ReleaseDirectives has exactly the output fields of Directives.
     return finish(
-        Directives, asdict(found), text, explainer=explainer, explain=explain, reference=reference
+        Directives,
+        asdict(found),
+        text,
+        explainer=rerun(pipeline, text, profile=profile, explain=True, **options),
+        explain=explain,
+        reference=partial(pipeline, text, profile=NEXT, explain=True, **options),
     )

@@ -7,12 +7,14 @@ The release's media split, then its reply step (:mod:`richout.tags.release`), ex
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 from richout.media.split import split_media
-from richout.models import Reply
+from richout.models import Reply, rerun
 from richout.policy import Policy
 from richout.policy.fileurl import file_url_to_path
-from richout.profiles import Profile
+from richout.profiles import NEXT, Profile
 from richout.tags import release as _release_tags
 from richout.tags.release_result import finish
 
@@ -28,12 +30,12 @@ def release_reply(
     extract_media_directives: bool,
     preserve_trailing_whitespace: bool,
     profile: Profile,
-    explainer: Callable[[], Reply],
     explain: bool,
-    reference: Callable[[], Reply],
-    policy: Policy | None = None,
+    policy: Policy | None,
+    pipeline: Callable[..., Reply],
 ) -> Reply:
-    """``parse_reply`` under the release profile: its media split, then its reply step."""
+    """``parse_reply`` (passed as ``pipeline``) under the release profile: its media split,
+    then its reply step."""
     split = split_media(
         text,
         extract_markdown_images=extract_markdown_images,
@@ -57,4 +59,21 @@ def release_reply(
         "reply_to_tag": after.reply_to_tag,
         "is_silent": after.is_silent,
     }
+    options: dict[str, Any] = {
+        "current_message_id": current_message_id,
+        "silent_token": silent_token,
+        "extract_markdown_images": extract_markdown_images,
+        "extract_media_directives": extract_media_directives,
+        "policy": policy,
+    }
+    explainer = rerun(
+        pipeline,
+        text,
+        preserve_trailing_whitespace=preserve_trailing_whitespace,
+        profile=profile,
+        explain=True,
+        **options,
+    )
+    # next's reading of the input, without preserve_trailing_whitespace
+    reference = partial(pipeline, text, profile=NEXT, explain=True, **options)
     return finish(Reply, outputs, text, explainer=explainer, explain=explain, reference=reference)

@@ -19,7 +19,6 @@ silent token pass every stage with one substring test each.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from richout.errors import require_bool, require_str
@@ -27,7 +26,7 @@ from richout.media.split import has_media_token, split_for_views
 from richout.models import Directives, MediaSplit, Reply, rerun
 from richout.policy import Policy
 from richout.policy.fileurl import file_url_to_path
-from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
+from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives
 from richout.tags.scan import REPLY_HEAD
 from richout.tags.silent import DEFAULT_TOKEN, silent_rule
@@ -81,7 +80,7 @@ def parse_reply(
             explain=explain,
         )
     if prof.normalize_rewritten_whitespace:
-        return _release(
+        return release_reply(
             text,
             current_message_id=current_message_id,
             silent_token=silent_token,
@@ -91,6 +90,7 @@ def parse_reply(
             profile=prof,
             explain=explain,
             policy=policy,
+            pipeline=parse_reply,
         )
     if (
         not explain
@@ -131,45 +131,6 @@ def parse_reply(
         explain=True,
     )
     return Reply.lazy(explainer, **outputs)
-
-
-def _release(
-    text: str,
-    *,
-    current_message_id: str | None,
-    silent_token: str,
-    extract_markdown_images: bool,
-    extract_media_directives: bool,
-    preserve_trailing_whitespace: bool,
-    profile: Profile,
-    explain: bool,
-    policy: Policy | None,
-) -> Reply:
-    """``parse_reply`` under a profile that normalises rewritten whitespace (the release)."""
-    options: dict[str, Any] = {
-        "current_message_id": current_message_id,
-        "silent_token": silent_token,
-        "extract_markdown_images": extract_markdown_images,
-        "extract_media_directives": extract_media_directives,
-        "policy": policy,
-    }
-    return release_reply(
-        text,
-        **options,
-        preserve_trailing_whitespace=preserve_trailing_whitespace,
-        profile=profile,
-        explainer=rerun(
-            parse_reply,
-            text,
-            preserve_trailing_whitespace=preserve_trailing_whitespace,
-            profile=profile,
-            explain=True,
-            **options,
-        ),
-        explain=explain,
-        # next's reading of the input, without preserve_trailing_whitespace as before
-        reference=partial(parse_reply, text, profile=NEXT, explain=True, **options),
-    )
 
 
 def _argument_error(
