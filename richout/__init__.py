@@ -5,6 +5,7 @@ The obvious entry point is :func:`parse_reply`; :func:`render_reply` is the WebC
 
 from __future__ import annotations
 
+from richout.collector import gc_pause_threshold, set_gc_pause_threshold
 from richout.embed.parse import extract_embeds
 from richout.errors import InvalidInput, InvalidOptions, RichoutError
 from richout.gateway.blocks import Block, BlockFinish, BlockStreamer
@@ -65,10 +66,12 @@ __all__ = [
     "delivery_strip",
     "extract_embeds",
     "file_url_to_path",
+    "gc_pause_threshold",
     "is_silent",
     "parse_directives",
     "parse_reply",
     "rebuild",
     "render_reply",
+    "set_gc_pause_threshold",
     "split_media",
 ]

@@ -354,6 +354,10 @@ _BAD_ARGUMENTS: list[tuple[str, Callable[[], Any], str]] = [
     ("async_ack", lambda: envelope.async_ack(None), "message"),
     ("fill_local_path", lambda: envelope.fill_local_path({}, None), "workspace_dir"),
     ("lint", lambda: envelope.lint({}, skill=1), "skill"),
+    *[
+        ("set_gc_pause_threshold", lambda v=bad: richout.set_gc_pause_threshold(v), "min_chars")  # type: ignore[misc]
+        for bad in (-1, 1.5, True, "64k")
+    ],
 ]
 
 
@@ -371,7 +375,13 @@ def test_every_argument_is_checked(name: str, call: Callable[[], Any], argument:
 
 #: Public callables whose every argument accepts any value (a skill's return value is any
 #: JSON value; resolve_wall_sec skips what is not a positive number, as the platform does).
-_TAKE_ANY = {"classify", "materialize_plan", "background_text", "resolve_wall_sec"}
+_TAKE_ANY = {
+    "classify",
+    "materialize_plan",
+    "background_text",
+    "resolve_wall_sec",
+    "gc_pause_threshold",  # takes no argument
+}
 
 
 def _public_callables() -> set[str]:

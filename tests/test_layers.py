@@ -28,7 +28,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "richout"
 #: Bottom to top. Each layer is a tuple of sibling groups; a group is a tuple of module
 #: prefixes (a folder's package name, or a single module).
 LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
-    (("richout.errors", "richout.profiles", "richout.grammar", "richout.version"),),
+    (
+        (
+            "richout.errors",
+            "richout.profiles",
+            "richout.grammar",
+            "richout.version",
+            "richout.collector",
+        ),
+    ),
     (("richout.text",),),
     (("richout.models",),),
     (("richout.markdown",), ("richout.policy",)),

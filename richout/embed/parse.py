@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from richout.collector import pauses_collector
 from richout.embed.attributes import final_attributes, parse_opener
 from richout.embed.diagnostics import Skip, explain_rest, explain_shortcode, legacy_diagnostics
 from richout.embed.rules import preview
@@ -95,6 +96,7 @@ def _extract(text: str, *, explain: bool) -> _Extraction:
     return _Extraction("".join(out), previews, removed, diags)
 
 
+@pauses_collector
 def extract_embeds(
     text: str, *, profile: str | Profile = DEFAULT_PROFILE, explain: bool = False
 ) -> EmbedResult:
@@ -116,7 +118,7 @@ def extract_embeds(
         return EmbedResult.lazy(explainer, text=ex.text, previews=ex.previews)
     patch = _removal_patch(text, ex.removed)
     spans = [
-        Span(kind="embed", start=f.start, end=f.end, value=p.view_id or p.url)
+        Span.trusted(kind="embed", start=f.start, end=f.end, value=p.view_id or p.url)
         for f, p in zip(ex.removed, ex.previews, strict=True)
     ]
     return EmbedResult.explained(

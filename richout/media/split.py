@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from richout.collector import pauses_collector
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
@@ -114,6 +115,7 @@ def _trim_patch(s: str) -> tuple[str, Patch]:
     return t, [Edit(len(t), len(s), s[len(t) :], "")]
 
 
+@pauses_collector
 def split_media(
     text: str,
     *,
@@ -459,7 +461,7 @@ def _explanation(
             # An end sits just after the last character: map that character, not the gap
             # after it (the gap may be where a removed line was).
             b = to_input(sp.end - 1) + 1 if sp.end > sp.start else a
-            spans.append(Span(kind=sp.kind, start=a, end=b, value=sp.value))
+            spans.append(Span.trusted(kind=sp.kind, start=a, end=b, value=sp.value))
     spans.sort(key=lambda sp: (sp.start, sp.end))
 
     diag = Diagnostics(text)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from richout.collector import pauses_collector
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.markdown.codemap import CodeMap
 from richout.models import Directives, Span, rerun
@@ -65,6 +66,7 @@ def untagged_text(text: str) -> str:
     return normalize_boundaries(text, code.in_code, code.owns_tail)[0]
 
 
+@pauses_collector
 def parse_directives(
     text: str,
     *,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
+from richout.collector import pauses_collector
 from richout.errors import require_str
 from richout.markdown.codemap import CodeMap
 from richout.tags.parse import read_audio_tag
@@ -121,6 +122,7 @@ def strip_for_delivery(text: str) -> Strip:
     return Strip(stripped[keep:stop], compose(patch, trim, stripped), tuple(removed))
 
 
+@pauses_collector
 def delivery_strip(text: str) -> str:
     """TAGS.md §7.1: remove a malformed leading reply prefix and stray tags before delivery."""
     require_str(text)

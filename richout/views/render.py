@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from richout.collector import pauses_collector
 from richout.embed.parse import extract_embeds
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
@@ -135,6 +136,7 @@ def _not_assistant(text: str, role: str) -> RenderedReply:
     )
 
 
+@pauses_collector
 def render_reply(
     text: str,
     *,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from richout.collector import pauses_collector
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
 from richout.models import Directives, MediaSplit, Reply, rerun
@@ -38,6 +39,7 @@ from richout.views.reply_explain import Stages, explain_reply
 __all__ = ["parse_reply"]
 
 
+@pauses_collector
 def parse_reply(
     text: str,
     *,
