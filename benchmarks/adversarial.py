@@ -140,6 +140,7 @@ def main() -> int:
     mode.add_argument("--explain", action="store_true", help="explain=True")
     mode.add_argument("--stream", action="store_true", help="StreamingParser, 64-byte chunks")
     ap.add_argument("--growth", action="store_true", help="families at n and 4n")
+    ap.add_argument("--over", action="store_true", help="list every run over the budget")
     args = ap.parse_args()
     if args.growth:
         return growth(args)
@@ -161,6 +162,11 @@ def main() -> int:
         w = max((r for r in rows if r[3] == op), key=lambda r: r[1] / (0.5 * r[2] + 0.005))
         ok = "ok" if w[1] <= 0.5 * w[2] + 0.005 else "OVER"
         print(f"  {op:10} {w[0]:7.3f} s/MB  {w[1]:7.3f} s  ({w[4]}, {w[2]:.2f} MB) {ok}")
+    if args.over:
+        over = [r for r in rows if r[1] > 0.5 * r[2] + 0.005]
+        print(f"\nover the budget: {len(over)}")
+        for per_mb, dt, mb, op, name in over:
+            print(f"  {name:40} {op:10} {mb:5.2f} MB {dt:7.3f} s {per_mb:7.3f} s/MB")
     total = sum(r[1] for r in rows)
     print(f"\n{len(rows)} runs, {total:.1f} s in all; worst {rows[0][0]:.3f} s/MB")
     return 0

@@ -208,7 +208,11 @@ def test_bulk_push_equals_pushing_each_line(
     # A line's own text never holds a break of its line rule.
     lines = [line.replace("\r", "") if cr else line for line in lines] or [""]
     seps = [data.draw(st.sampled_from(breaks)) for _ in lines[1:]]
-    raw = "".join(line + sep for line, sep in zip(lines, [*seps, ""], strict=True))
+    block = "".join(line + sep for line, sep in zip(lines, [*seps, ""], strict=True))
+    # The block may end where a later line starts: its last line then ends with a break
+    # that lies past the block (a CRLF, a CR or a LF), as before a changed line.
+    last_sep = data.draw(st.sampled_from(["", *breaks]))
+    raw = block + last_sep + ("z" if last_sep else "")
     text = LineBreaks(raw, cr)
     one = segments_mod._SegmentBuilder(text)
     bulk = segments_mod._SegmentBuilder(text)
@@ -218,9 +222,9 @@ def test_bulk_push_equals_pushing_each_line(
                 sb.media("/a.png")
             else:
                 sb.push(p, "\n")
-    for line, sep in zip(lines, [*seps, ""], strict=True):
+    for line, sep in zip(lines, [*seps, last_sep], strict=True):
         one.push(line, sep)
-    bulk.push_block(0, len(raw))
+    bulk.push_block(0, len(block))
     assert one.build() == bulk.build()
     one.media("/b.png")
     bulk.media("/b.png")

@@ -22,6 +22,7 @@ from richout.policy.local import has_scheme_prefix, starts_at_root
 from richout.text.chars import JS_WS, JS_WS_CLASS
 
 __all__ = [
+    "LEAD_CHARS",
     "QUOTES",
     "Cleaner",
     "begins_independent",
@@ -33,9 +34,10 @@ __all__ = [
     "unwrap_bounds",
 ]
 
-_LEAD_CHARS = "`\"'[{("
+#: the wrapper characters cleaning strips from the start of a value (§6.1)
+LEAD_CHARS = "`\"'[{("
 _TRAIL_CHARS = "`\"'\\})],"
-_LEAD = frozenset(_LEAD_CHARS)
+_LEAD = frozenset(LEAD_CHARS)
 _TRAIL = frozenset(_TRAIL_CHARS)
 #: the quote characters of §6.2 ``unwrap`` and of quoted list members
 QUOTES = "\"'`"
@@ -100,7 +102,7 @@ class Cleaner:
         if la < b and s[la] in _LEAD:
             # A run of wrapper characters is skipped in C (a payload may hold 50k of them).
             seg = s[a:b]
-            la = a + len(seg) - len(seg.lstrip(_LEAD_CHARS))
+            la = a + len(seg) - len(seg.lstrip(LEAD_CHARS))
         tb = b
         if tb > la and s[tb - 1] in _TRAIL:
             tb = la + len(s[la:b].rstrip(_TRAIL_CHARS))

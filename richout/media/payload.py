@@ -11,8 +11,10 @@ regrouping step costs one binary search per token and the whole reading stays ``
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from string import ascii_letters
 
 from richout.media.cleaning import (
+    LEAD_CHARS,
     QUOTES,
     Cleaner,
     begins_independent,
@@ -140,34 +142,82 @@ class PayloadResult:
         return bool(self.accepted)
 
 
+#: first characters of a part whose cleaned value may start at a root (§6.6): wrapper
+#: characters (cleaning removes them), ``/ ~ . \\``, and letters (``X:`` drives, ``file:``).
+#: A part starting with anything else is never rooted, so no token can join it.
+_MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\" + ascii_letters)
+
+
+def _token_facts(
+    p: str, cl: Cleaner, ts: int, te: int, memo: dict[str, tuple[int, int, bool, bool]]
+) -> tuple[int, int, bool, bool]:
+    """What regrouping asks of one token, memoised on its text.
+
+    ``(start, end, independent, rooted)``: the bounds of its cleaned value without one file
+    prefix (offsets into the token), whether it begins an independent source, and whether
+    that value starts at a root. Each is a function of the token's text alone (cleaning of a
+    slice reads nothing outside it), so a payload of repeated tokens answers each once.
+    """
+    key = p[ts:te]
+    facts = memo.get(key)
+    if facts is None:
+        cx, cy, _ = cl.bounds(ts, te)
+        cx += file_prefix_len(p, cx, cy)
+        # The value judged here has already lost one file prefix; beginning an
+        # independent source cleans and strips it a second time (reference quirk).
+        facts = (
+            cx - ts,
+            cy - ts,
+            begins_independent_at(cl, cx, cy),
+            starts_at_root(p[cx : min(cy, cx + 3)]),
+        )
+        memo[key] = facts
+    return facts
+
+
 def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -> list[list[int]]:
-    """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``."""
+    """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``.
+
+    A token can only join a part whose cleaned value starts at a root; a part whose first
+    character rules that out (:data:`_MAYBE_ROOTED`) skips the question. Tokens are judged
+    through :func:`_token_facts`, once per distinct text.
+    """
     parts: list[list[int]] = []
-    # Clean bounds of the current last part, recomputed only when it grows.
-    prev_clean: tuple[int, int] | None = None
+    memo: dict[str, tuple[int, int, bool, bool]] = {}
+    last: list[int] = []
+    #: the last part may be rooted: its first character does not rule it out
+    maybe = False
+    #: the last part is still one token (its facts are its token's)
+    single = False
+    # Clean bounds and rootedness of a grown last part, recomputed only when it grows.
+    grown: tuple[int, int, bool] | None = None
     for ts, te in tokens:
-        if parts:
-            last = parts[-1]
-            if prev_clean is None:
-                x, y, _ = cl.bounds(last[0], last[1])
-                x += file_prefix_len(p, x, y)
-                prev_clean = (x, y)
-            px, py = prev_clean
-            if starts_at_root(p[px : min(py, px + 3)]):
-                cx, cy, _ = cl.bounds(ts, te)
-                cx += file_prefix_len(p, cx, cy)
-                # The value judged here has already lost one file prefix; beginning an
-                # independent source cleans and strips it a second time (reference quirk).
-                if not begins_independent_at(cl, cx, cy):
+        if maybe:
+            if single:
+                fx, fy, _, rooted = _token_facts(p, cl, last[0], last[1], memo)
+                px, py = last[0] + fx, last[0] + fy
+            else:
+                if grown is None:
+                    x, y, _ = cl.bounds(last[0], last[1])
+                    x += file_prefix_len(p, x, y)
+                    grown = (x, y, starts_at_root(p[x : min(y, x + 3)]))
+                px, py, rooted = grown
+            if rooted:
+                cx, cy, independent, _ = _token_facts(p, cl, ts, te, memo)
+                if not independent:
                     prev_ext = has_file_extension(p[max(px, py - 11) : py])
-                    if not prev_ext or not judge.ok(p[cx:cy]):
+                    if not prev_ext or not judge.ok(p[ts + cx : ts + cy]):
                         if last[2] == -1:
                             last[2] = 1 if prev_ext else 0
                         last[1] = te
-                        prev_clean = None
+                        single = False
+                        grown = None
                         continue
-        parts.append([ts, te, -1])
-        prev_clean = None
+        last = [ts, te, -1]
+        parts.append(last)
+        maybe = p[ts] in _MAYBE_ROOTED
+        single = True
+        grown = None
     return parts
 
 
@@ -309,37 +359,74 @@ def _judge_parts(
 ) -> tuple[list[Item], list[tuple[int, int]]]:
     """§6.7 and §7 for each part: accepted, hidden and counted, left visible, or dropped.
 
-    Returns the accepted items and the visible leftovers; rejections go to ``res``.
+    Returns the accepted items and the visible leftovers; rejections go to ``res``. Unless
+    the payload was unwrapped as a whole, a part's fate is a function of its text (under one
+    profile and one reading), so it is decided once per distinct text (:func:`_part_fate`).
     """
-    profile = judge.profile
     unwrapped = res.unwrapped
+    bare = res.quoted_list
     accepted: list[Item] = []
     leftovers: list[tuple[int, int]] = []
-    bare = res.quoted_list
-    hide = profile.hide_rejected
+    memo: dict[str, tuple[int, int, bool, int]] = {}
+    counted = res.counted
+    rejected = res.rejected
     for a, b, absorbed in parts:
-        cut = False
-        cb = b
-        if unwrapped is not None:
+        key = p[a:b]
+        if unwrapped is None:
+            fate = memo.get(key)
+            if fate is None:
+                fate = memo[key] = _part_fate(p, cl, a, b, judge, bare=bare)
+            fx, fy, cut, kind = fate
+            candidate = key[fx:fy]
+            tail = key[fy:]
+        else:
             # An empty unwrapped value still replaces every candidate in ``next``; the
             # release reads each whitespace part as written then.
-            candidate = unwrapped if unwrapped or profile.unwrap_quoted_parts else p[a:b]
-        else:
-            qb = unwrap_bounds(p, a, b) if profile.unwrap_quoted_parts and p[a] in QUOTES else None
-            if qb is not None:
-                ca, cb = qb
-                candidate = p[ca:cb]
-            else:
-                ca, cb, cut = cl.bounds(a, b)
-                candidate = p[ca:cb]
-        if judge.ok(candidate, True, bare):
-            accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, p[cb:b]))
-        elif hide and (begins_independent(candidate) or looks_local(candidate)):
-            res.counted.append((a, b, candidate))
-            res.rejected.append((a, b, candidate, True, False))
-        elif not has_js_ws(p[a:b]) or not is_traversal_or_unsupported_home(candidate):
+            unwrap_all = unwrapped or judge.profile.unwrap_quoted_parts
+            candidate = unwrapped if unwrap_all else key
+            cut, tail = False, ""
+            kind = _fate(judge, candidate, key, bare)
+        if kind == _ACCEPTED:
+            accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, tail))
+        elif kind == _COUNTED:
+            counted.append((a, b, candidate))
+            rejected.append((a, b, candidate, True, False))
+        elif kind == _LEFT:
             leftovers.append((a, b))
-            res.rejected.append((a, b, candidate, True, True))
+            rejected.append((a, b, candidate, True, True))
         else:
-            res.rejected.append((a, b, candidate, True, False))
+            rejected.append((a, b, candidate, True, False))
     return accepted, leftovers
+
+
+# The fate of one part (§6.7): accepted, hidden and counted, left visible, dropped silently.
+_ACCEPTED, _COUNTED, _LEFT, _DROPPED = range(4)
+
+
+def _fate(judge: Judge, candidate: str, part: str, bare: bool) -> int:
+    """§6.7 for a part as written (``part``) and the candidate read from it."""
+    if judge.ok(candidate, True, bare):
+        return _ACCEPTED
+    if judge.profile.hide_rejected and (begins_independent(candidate) or looks_local(candidate)):
+        return _COUNTED
+    if not has_js_ws(part) or not is_traversal_or_unsupported_home(candidate):
+        return _LEFT
+    return _DROPPED
+
+
+def _part_fate(
+    p: str, cl: Cleaner, a: int, b: int, judge: Judge, *, bare: bool
+) -> tuple[int, int, bool, int]:
+    """``(start, end, cut, fate)`` of the part ``p[a:b]``: its candidate's bounds (offsets
+    into the part), whether the JSON tail was cut, and its :func:`_fate`.
+
+    Unwrapping and cleaning read nothing outside the slice, so the answer depends on the
+    part's text alone.
+    """
+    cut = False
+    qb = unwrap_bounds(p, a, b) if judge.profile.unwrap_quoted_parts and p[a] in QUOTES else None
+    if qb is not None:
+        ca, cb = qb
+    else:
+        ca, cb, cut = cl.bounds(a, b)
+    return ca - a, cb - a, cut, _fate(judge, p[ca:cb], p[a:b], bare)

@@ -33,6 +33,9 @@ _WS_FIRST_LINE = re.compile("[" + _WS_NO_LF + "]+(?=\n|\\Z)")
 _WS_LINE_AFTER_BREAK_CR = re.compile("([\r\n])[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 _WS_FIRST_LINE_CR = re.compile("[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 _BLANKS = re.compile(r"[ \t]*")
+#: A run of whitespace-only lines, each with its break.
+_BLANK_LINES_LF = re.compile("(?:[" + _WS_NO_LF + "]*\n)+")
+_BLANK_LINES_CR = re.compile("(?:[" + _WS_NO_BREAK + "]*(?:\r\n|\r|\n))+")
 
 
 def walked_text(
@@ -223,8 +226,20 @@ class _SegmentBuilder:
                 if stop < 0:
                     stop = end
                 brk = 1 if raw.startswith("\n", stop) else 0
-            self.push(raw[start:stop], raw[stop : stop + brk])
+            line = raw[start:stop]
+            self.push(line, raw[stop : stop + brk])
             start = stop + brk if brk else stop + 1
+            if (
+                brk
+                and not js_trim(line)
+                and not (self.items and isinstance(self.items[-1], _TextSeg))
+            ):
+                # Another whitespace-only line pushed while no text segment is open changes
+                # nothing (the first one set the open text's break): skip the run in C.
+                # Seeing one character past ``end`` lets a run take a final CRLF whole.
+                m = (_BLANK_LINES_CR if cr else _BLANK_LINES_LF).match(raw, start, end + 1)
+                if m is not None:
+                    start = m.end()
         if start > end:
             return
         # Appending to an open text segment: each line adds the previous break and itself,
@@ -247,13 +262,23 @@ class _SegmentBuilder:
         self.items.append(url)
 
     def build(self) -> list[Segment]:
-        """The finished segments."""
-        return [
-            Segment.trusted(type="text", text="".join(item.pieces))
-            if isinstance(item, _TextSeg)
-            else Segment.trusted(type="media", url=item)
-            for item in self.items
-        ]
+        """The finished segments.
+
+        Segments are frozen, so one media segment serves every repeat of its reference: a
+        payload of half a million equal references builds one record, not half a million.
+        """
+        shared: dict[str, Segment] = {}
+        out: list[Segment] = []
+        append = out.append
+        for item in self.items:
+            if isinstance(item, _TextSeg):
+                append(Segment.trusted(type="text", text="".join(item.pieces)))
+            else:
+                seg = shared.get(item)
+                if seg is None:
+                    seg = shared[item] = Segment.trusted(type="media", url=item)
+                append(seg)
+        return out
 
 
 def build_segments(lines: LineBreaks, changes: list[LineChange]) -> list[Segment]:

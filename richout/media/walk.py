@@ -233,7 +233,7 @@ class Walker:
         for im, url in lifted:
             walk.media.append(url)
             if self.explain:
-                walk.spans.append(Span(kind="image", start=im.start, end=im.end, value=url))
+                walk.spans.append(Span.trusted(kind="image", start=im.start, end=im.end, value=url))
         walk.changes.append(LineChange(ls, le, cleaned or None, segs))
 
     # ------------------------------------------------------------------ directives
@@ -268,7 +268,9 @@ class Walker:
             for item in res.accepted:
                 walk.media.append(item.value)
                 if self.explain:
-                    walk.spans.append(Span(kind="media", start=ms, end=le, value=item.value))
+                    walk.spans.append(
+                        Span.trusted(kind="media", start=ms, end=le, value=item.value)
+                    )
                 segs.append(("media", item.value))
             cleaned = collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
         elif res.looks_local or res.counted:

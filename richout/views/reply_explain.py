@@ -85,7 +85,7 @@ def _explain_strip(
                 a,
                 b,
             )
-            spans.append(Span(kind="reply_prefix", start=a, end=b))
+            spans.append(Span.trusted(kind="reply_prefix", start=a, end=b))
             continue
         kind: SpanKind = "audio_tag" if tag.kind == "audio" else "reply_tag"
         diags.add(
@@ -97,7 +97,7 @@ def _explain_strip(
             a,
             b,
         )
-        spans.append(Span(kind=kind, start=a, end=b))
+        spans.append(Span.trusted(kind=kind, start=a, end=b))
 
 
 def _stripped_prefix_starts(
@@ -187,7 +187,7 @@ def _stage_findings(
         for s in directives.spans:
             if s.kind == "reply_tag":
                 a, b = _map_span(from_t1, s.start, s.end)
-                spans.append(Span(kind=s.kind, start=a, end=b, value=s.value))
+                spans.append(Span.trusted(kind=s.kind, start=a, end=b, value=s.value))
 
 
 def _delivery_findings(diags: Diagnostics, text: str, st: Stages, silent_token: str) -> None:
