@@ -28,7 +28,7 @@ from richout.models import (
     Span,
     rerun,
 )
-from richout.models.attachments import describe
+from richout.models.attachments import Attachment, describe
 from richout.models.diagnostics import Diagnostics
 from richout.models.lossless import edit_records
 from richout.policy import Policy
@@ -187,11 +187,17 @@ def _outputs(embeds: EmbedResult, media: MediaSplit, tags: Directives) -> dict[s
     else:
         target = None
 
+    attachments: list[Attachment] = []
     if media.media_urls:
         voice = media.audio_as_voice
-        attachments = [describe(ref, voice=voice) for ref in media.media_urls]
-    else:
-        attachments = []
+        # Attachments are frozen: a reference repeated (a payload of 500k equal paths)
+        # is described once and its record shared.
+        described: dict[str, Attachment] = {}
+        for ref in media.media_urls:
+            found = described.get(ref)
+            if found is None:
+                found = described[ref] = describe(ref, voice=voice)
+            attachments.append(found)
     canvas = [CanvasBlock(preview=p) for p in embeds.previews]
     # §9.3: the canvas cards always come after the text and the attachments.
     content: list[dict[str, Any]] = []
