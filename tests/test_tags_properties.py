@@ -24,7 +24,15 @@ from richout import rebuild
 from richout.markdown.codemap import CodeMap
 from richout.tags.code import StageCode
 from richout.tags.parse import parse_directives, read_audio_tag
-from richout.tags.scan import ReplyTagReader, grammar_read, sanitize_reply_id, value_shape
+from richout.tags.scan import (
+    AUDIO_HEAD,
+    REPLY_HEAD,
+    TAG_HEAD,
+    ReplyTagReader,
+    grammar_read,
+    sanitize_reply_id,
+    value_shape,
+)
 from richout.text.chars import JS_WS, JS_WS_CLASS
 
 # --------------------------------------------------------------------------- the model
@@ -549,3 +557,17 @@ def test_hostile_inputs_finish_and_rebuild(name: str, text: str) -> None:
     result = parse_directives(text)
     assert rebuild(result) == text, name
     json.dumps(result.to_wire())
+
+
+@given(text=tag_texts | any_texts)
+def test_tag_head_finds_exactly_the_audio_and_reply_heads(text: str) -> None:
+    """TAG_HEAD (the delivery strip's jump between heads) matches at a ``[[`` exactly where
+    AUDIO_HEAD or REPLY_HEAD does, so skipping the other ``[[`` reads no tag less."""
+    heads = [m.start() for m in TAG_HEAD.finditer(text)]
+    # finditer resumes after "[[", so a head starting inside an earlier match is looked
+    # up from each position separately as well.
+    expected = [
+        i for i in range(len(text)) if AUDIO_HEAD.match(text, i) or REPLY_HEAD.match(text, i)
+    ]
+    assert [i for i in range(len(text)) if TAG_HEAD.match(text, i)] == expected
+    assert set(heads) <= set(expected)

@@ -29,6 +29,7 @@ __all__ = [
     "AUDIO_HEAD",
     "MAX_REPLY_ID_LENGTH",
     "REPLY_HEAD",
+    "TAG_HEAD",
     "UNSAFE_ID_CHARS",
     "Finder",
     "ReplyHead",
@@ -57,6 +58,12 @@ REPLY_HEAD = re.compile(
     rf"\[\[[{JS_WS_CLASS}]*reply_to(?:(_current)|[{JS_WS_CLASS}]*:)", re.IGNORECASE | re.ASCII
 )
 
+#: A ``[[`` where :data:`AUDIO_HEAD` or :data:`REPLY_HEAD` matches: a walk over every ``[[``
+#: that only reads tags jumps between these in C (a run of a million ``[`` holds none).
+TAG_HEAD = re.compile(
+    rf"\[\[(?=[{JS_WS_CLASS}]*(?:audio_as_voice|reply_to(?:_current|[{JS_WS_CLASS}]*:)))",
+    re.IGNORECASE | re.ASCII,
+)
 _NOT_WS = re.compile(f"[^{JS_WS_CLASS}]")
 _OTHER_WS = re.compile(f"(?!\\n)[{JS_WS_CLASS}]")
 

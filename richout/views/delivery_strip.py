@@ -15,7 +15,7 @@ from richout.collector import pauses_collector
 from richout.errors import require_str
 from richout.markdown.codemap import CodeMap
 from richout.tags.parse import read_audio_tag
-from richout.tags.scan import ReplyTagReader, TagMatch, ws_end
+from richout.tags.scan import TAG_HEAD, ReplyTagReader, TagMatch, ws_end
 from richout.text.chars import is_js_ws, js_ltrim, js_rtrim
 from richout.text.patch import Edit, Patch, apply, compose, patch_from_pieces
 
@@ -83,10 +83,13 @@ def strip_for_delivery(text: str) -> Strip:
     removed: list[Removed] = []
     search = 0
     prev = 0
+    find_head = TAG_HEAD.search
     while search < n:
-        marker = text.find("[[", search)
-        if marker < 0:
+        # A "[[" with neither head reads as no tag, so only heads are visited.
+        head = find_head(text, search)
+        if head is None:
             break
+        marker = head.start()
         tag = read_audio_tag(text, marker)
         if tag is None:
             tag = reader.read(marker, allow_leading_malformed=True)
