@@ -5,11 +5,11 @@ diagnostic) that all stay alive until the result is returned. CPython runs a ful
 collection each time the containers created since the last one reach a quarter of those
 alive, and a full collection visits every live container: on a 1 MB reply of 100,000
 ``MEDIA:`` lines, 8 full collections took 0.94 s of a 1.65 s ``split_media`` call, and the
-hostile inputs of ``benchmarks/adversarial.py`` spent about half their time there. The
-records richout builds hold no reference cycles that need collecting before the call
-returns, so the work is pure overhead.
+hostile inputs of ``benchmarks/adversarial.py`` spent about half their time there. Those
+records are all still referenced until the call returns, so the collector cannot free any
+of them: the work is overhead.
 
-A pipeline called with a text of at least :func:`gc_pause_threshold` characters (64 Ki by
+A pipeline called with a text of at least :func:`gc_pause_threshold` characters (16 Ki by
 default) therefore disables the collector for the duration of the call and enables it again
 on the way out, when nothing else had disabled it first. Shorter texts leave the collector
 alone: their records are too few for a full collection to matter. Calls may nest and may run
@@ -38,7 +38,7 @@ class _State:
     """The switch and the count of paused calls, shared by every thread."""
 
     #: texts shorter than this (characters) never pause the collector; ``None``: nothing does
-    threshold: int | None = 1 << 16
+    threshold: int | None = 1 << 14
     lock = threading.Lock()
     #: paused calls running now, in every thread
     depth = 0
@@ -58,7 +58,7 @@ def set_gc_pause_threshold(min_chars: int | None) -> None:
     """Pause the cyclic collector for texts of at least ``min_chars`` characters.
 
     ``None`` turns the pause off for every call; ``0`` pauses for every text. The default
-    is 65,536. Raises :class:`~richout.errors.InvalidInput` for anything but a
+    is 16,384. Raises :class:`~richout.errors.InvalidInput` for anything but a
     non-negative ``int`` or ``None``.
     """
     if min_chars is not None and (

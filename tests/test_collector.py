@@ -44,19 +44,19 @@ def _seen(text: str, *, fail: bool = False) -> bool:
     return gc.isenabled()
 
 
-def test_default_threshold_is_64_ki() -> None:
-    assert richout.gc_pause_threshold() == 65536
+def test_default_threshold_is_16_ki() -> None:
+    assert richout.gc_pause_threshold() == 16384
 
 
 def test_long_text_pauses_and_restores() -> None:
     gc.enable()
-    assert _seen("x" * 65536) is False
+    assert _seen("x" * 16384) is False
     assert gc.isenabled()
 
 
 def test_short_text_leaves_the_collector_alone() -> None:
     gc.enable()
-    assert _seen("x" * 65535) is True
+    assert _seen("x" * 16383) is True
     assert _seen(text="short") is True
 
 
