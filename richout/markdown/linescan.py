@@ -148,8 +148,10 @@ class FenceScan:
         starts: list[int] = []
         ends: list[int] = []
         n = len(text)
-        # A lone CR ends a CommonMark line but not one of ours: leave such texts to the parser.
-        valid_until = 0 if "\r" in text and _LONE_CR.search(text) else n + 1
+        # A lone CR ends a CommonMark line but not one of ours: the lines from the first
+        # one on are left to the parser (the lines before it are lines to both).
+        lone_cr = _LONE_CR.search(text) if "\r" in text else None
+        valid_until = n + 1 if lone_cr is None else text.rfind("\n", 0, lone_cr.start()) + 1
         open_char = ""
         open_len = 0
         open_start = 0
