@@ -183,8 +183,11 @@ class FenceScan:
                     ends.append(line_end - 1 if text[line_end - 1 : line_end] == "\r" else line_end)
                     open_char = ""
             elif not prefix:
-                if "|" in text[run_end:line_end] and delimiter_row_follows(text, line_end):
+                if "|" in text[run_end:line_end] and (
+                    line_end + 1 >= valid_until or delimiter_row_follows(text, line_end)
+                ):
                     # The table rule runs before the fence rule: this may be a table header.
+                    # (From the first lone CR on, the next line is not ours to read.)
                     valid_until = line_start
                     break
                 # A backtick in a backtick fence's info string makes paragraph text.
