@@ -9,26 +9,40 @@ hostile inputs of ``benchmarks/adversarial.py`` spent about half their time ther
 records are all still referenced until the call returns, so the collector cannot free any
 of them: the work is overhead.
 
-A pipeline called with a text of at least :func:`gc_pause_threshold` characters (16 Ki by
-default) therefore disables the collector for the duration of the call and enables it again
-on the way out, when nothing else had disabled it first. Shorter texts leave the collector
-alone: their records are too few for a full collection to matter. Calls may nest and may run
-in several threads at once: the collector comes back when the last paused call returns.
-Garbage created meanwhile by other threads is collected then, not lost. A gateway that
-wants the collector never touched calls ``set_gc_pause_threshold(None)``.
+``parse_reply``, ``render_reply``, ``split_media``, ``parse_directives``, ``extract_embeds``
+and ``delivery_strip``, called with a text of at least :func:`gc_pause_threshold` characters
+(16 Ki by default), therefore disable the collector for the duration of the call and enable
+it again when the last such call returns, in any thread (``StreamingParser`` and
+``BlockStreamer`` pause through the pipelines they call). Shorter texts leave the
+collector alone: their records are too few for a full collection to matter.
+
+- A collector that was off when the first paused call began stays off; turning it off
+  during a paused call is undone when the last one returns.
+- Garbage other threads create meanwhile is collected once the pause ends, not lost; if
+  overlapping calls keep it going for more than :data:`MAX_PAUSE_SECONDS`, a returning call
+  runs one collection.
+- A process forked during a paused call starts with the collector enabled again.
+- ``set_gc_pause_threshold(None)`` leaves the collector alone entirely.
 """
 
 from __future__ import annotations
 
 import functools
 import gc
+import os
 import threading
+import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from richout.errors import InvalidInput
 
-__all__ = ["gc_pause_threshold", "pauses_collector", "set_gc_pause_threshold"]
+__all__ = [
+    "MAX_PAUSE_SECONDS",
+    "gc_pause_threshold",
+    "pauses_collector",
+    "set_gc_pause_threshold",
+]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -39,11 +53,19 @@ class _State:
 
     #: texts shorter than this (characters) never pause the collector; ``None``: nothing does
     threshold: int | None = 1 << 14
-    lock = threading.Lock()
+    #: reentrant: a signal handler may call a pipeline while this thread holds it
+    lock = threading.RLock()
     #: paused calls running now, in every thread
     depth = 0
     #: the outermost paused call found the collector enabled and disabled it
     disabled_here = False
+    #: when the collector was last paused or last ran a collection of our own
+    since = 0.0
+
+
+#: Overlapping calls (worker threads reading long replies back to back) can keep the pause
+#: going; after this many seconds a returning call collects once, so it never starves.
+MAX_PAUSE_SECONDS = 1.0
 
 
 def gc_pause_threshold() -> int | None:
@@ -76,15 +98,37 @@ def _enter() -> None:
         if _State.depth == 0 and gc.isenabled():
             gc.disable()
             _State.disabled_here = True
+            _State.since = time.monotonic()
         _State.depth += 1
 
 
 def _leave() -> None:
+    overdue = False
     with _State.lock:
         _State.depth -= 1
-        if _State.depth == 0 and _State.disabled_here:
-            _State.disabled_here = False
-            gc.enable()
+        if _State.depth == 0:
+            if _State.disabled_here:
+                _State.disabled_here = False
+                gc.enable()
+        elif _State.disabled_here and time.monotonic() - _State.since > MAX_PAUSE_SECONDS:
+            _State.since = time.monotonic()
+            overdue = True
+    if overdue:
+        # Other calls still run paused; this one has returned, so it pays for the collection.
+        gc.collect()
+
+
+def _after_fork_in_child() -> None:
+    """A child forked during a paused call starts with no call running: undo the pause."""
+    _State.lock = threading.RLock()
+    _State.depth = 0
+    if _State.disabled_here:
+        _State.disabled_here = False
+        gc.enable()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def pauses_collector(fn: Callable[_P, _R]) -> Callable[_P, _R]:

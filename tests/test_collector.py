@@ -2,14 +2,16 @@
 
 ``richout.collector`` disables Python's garbage collector for pipelines called with a text
 of at least ``gc_pause_threshold()`` characters. These tests pin the contract: when it
-pauses, that the collector comes back after returns, errors, nested and concurrent calls,
-that a collector the caller had disabled stays disabled, and that outputs do not depend on
-the switch.
+pauses (every wrapped pipeline, seen by the collector's own callbacks), that it comes back
+after returns, errors, nested and concurrent calls and in a forked child, that overlapping
+calls cannot starve it, that a collector the caller had disabled stays disabled, and that
+outputs do not depend on the switch.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -18,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import richout
+from richout import collector
 from richout.collector import pauses_collector
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -29,6 +32,7 @@ def _restore() -> Iterator[None]:
     before = richout.gc_pause_threshold()
     enabled = gc.isenabled()
     yield
+    assert collector._State.depth == 0, "a paused call did not leave"
     richout.set_gc_pause_threshold(before)
     if enabled:
         gc.enable()
@@ -152,32 +156,101 @@ _PIPELINES = (
 )
 
 
-@pytest.mark.parametrize("op", _PIPELINES, ids=lambda f: f.__name__)
-def test_every_pipeline_is_wrapped(op: object) -> None:
-    assert getattr(op, "__wrapped__", None) is not None
+#: ~30 KB: media lines, tags, code, an embed: every pipeline builds records from it.
+_LONG = (
+    "Intro [[reply_to_current]] text `code [[audio_as_voice]]`\n"
+    "MEDIA:/tmp/a.png\n"
+    '[embed ref="cv_1" /] and [[reply_to:abc]]\n'
+    "```\nMEDIA:/tmp/in_code.png\n```\n"
+) * 250
 
 
-def test_verdicts_run_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Inside a long split_media call the reference checks see the collector off."""
-    from richout.media import payload
+def _collections_during(op: object) -> int:
+    """Collections that start while ``op(_LONG)`` runs, with a low gen-0 threshold."""
+    started: list[int] = []
 
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    old = gc.get_threshold()
     gc.enable()
-    observed: list[bool] = []
-    real = payload.check_reference
+    gc.set_threshold(50, 10, 10)
+    gc.callbacks.append(watch)
+    try:
+        op(_LONG)  # type: ignore[operator]
+    finally:
+        gc.callbacks.remove(watch)
+        gc.set_threshold(*old)
+    return len(started)
 
-    def watching(*args: object, **kwargs: object) -> object:
-        observed.append(gc.isenabled())
-        return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(payload, "check_reference", watching)
-    richout.split_media("MEDIA:/tmp/a.png\n" + "x" * 70000)
-    richout.split_media("MEDIA:/tmp/b.png")
-    assert observed == [False, True]
+@pytest.mark.parametrize("op", _PIPELINES, ids=lambda f: f.__name__)
+def test_every_pipeline_pauses_on_long_text(op: object) -> None:
+    """Without the pause the call triggers collections; with it, none start inside (one may
+    start on the way out, once the collector is back)."""
+    richout.set_gc_pause_threshold(None)
+    assert _collections_during(op) > 10
+    richout.set_gc_pause_threshold(len(_LONG))
+    assert _collections_during(op) <= 1
+    assert gc.isenabled()
+
+
+def test_overlapping_calls_cannot_starve_the_collector(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call returning while another still runs paused collects once the pause is overdue."""
+    monkeypatch.setattr(collector, "MAX_PAUSE_SECONDS", 0.0)
+    gc.enable()
+    inside = threading.Event()
+    release = threading.Event()
+    full: list[bool] = []
+
+    @pauses_collector
+    def long_running(text: str) -> None:
+        inside.set()
+        release.wait(timeout=10)
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full.append(gc.isenabled())
+
+    worker = threading.Thread(target=long_running, args=("x" * 20000,))
+    worker.start()
+    assert inside.wait(timeout=10)
+    gc.callbacks.append(watch)
+    try:
+        assert _seen("x" * 20000) is False  # returns while the worker is still paused
+    finally:
+        gc.callbacks.remove(watch)
+        release.set()
+        worker.join(timeout=10)
+    # the returning call ran a full collection although the collector was still paused
+    assert False in full
+    assert gc.isenabled()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_child_forked_during_a_pause_gets_the_collector_back() -> None:
+    gc.enable()
+    collector._enter()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: report through the exit status, never return to pytest
+            ok = gc.isenabled() and collector._State.depth == 0
+            os._exit(0 if ok else 1)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        collector._leave()
+    assert os.waitstatus_to_exitcode(status) == 0
     assert gc.isenabled()
 
 
 _TEXTS, _ = make_corpus.make_replies(20260521, 60)
-_TEXTS += [t for _n, t, _d, _o in make_corpus.make_adversarial(20260520) if len(t) < 20_000]
+_TEXTS += [
+    _LONG,
+    "MEDIA:" + " /a" * 3000,
+    "[" * 20000 + "[[reply_to_current]] x",
+    "\r".join(["MEDIA:/tmp/a.png", "[[audio_as_voice]] x"] * 500),
+]
 
 
 def test_outputs_do_not_depend_on_the_pause() -> None:
