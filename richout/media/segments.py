@@ -236,7 +236,8 @@ class _SegmentBuilder:
             ):
                 # Another whitespace-only line pushed while no text segment is open changes
                 # nothing (the first one set the open text's break): skip the run in C.
-                # Seeing one character past ``end`` lets a run take a final CRLF whole.
+                # Seeing one character past ``end`` lets a run take the first character of
+                # the block's final break: enough to pass ``end`` and end the block.
                 m = (_BLANK_LINES_CR if cr else _BLANK_LINES_LF).match(raw, start, end + 1)
                 if m is not None:
                     start = m.end()
