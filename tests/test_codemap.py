@@ -110,6 +110,21 @@ def test_fence_scan_before_a_lone_cr_agrees_with_the_parse(text: str) -> None:
         assert _fresh(text).in_code(pos) == full.in_code(pos), pos
 
 
+@settings(max_examples=2000, deadline=None)
+@given(markdownish())
+def test_block_to_end_equals_full_parse(text: str) -> None:
+    """Where the fence scan answers "does the block holding pos run to the end", the full
+    parse agrees: some region holds pos and ends at the text's end."""
+    full = _fresh(text).full()
+    n = len(text)
+    for pos in range(n + 1):
+        fast = _fresh(text).block_to_end(pos)
+        if fast is not None:
+            holding = [r for r in full.regions if r.start <= pos < r.end]
+            assert holding, (text, pos)
+            assert (holding[0].end == n) == fast, (text, pos)
+
+
 def test_no_code_markers_never_parses() -> None:
     cm = CodeMap("Hello [[reply_to_current]]\nMEDIA:/srv/a.png")
     assert not cm.in_code(6)

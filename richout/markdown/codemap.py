@@ -157,6 +157,24 @@ class CodeMap:
                 return piece[0].in_code(pos - piece[1])
         return self.full().in_code(pos)
 
+    def block_to_end(self, pos: int) -> bool | None:
+        """Does the fenced block holding ``pos`` run to the end of the text?
+
+        Answered from the fence line scan when it covers the whole text and ``pos`` lies in
+        one of its blocks (regions are disjoint, so no other region can hold ``pos``); None
+        when only the parse can tell.
+        """
+        if self._full is not None or not self._needs:
+            return None
+        scan = self._scan()
+        n = len(self.text)
+        if scan.valid_until <= n:
+            return None
+        k = bisect.bisect_right(scan.starts, pos) - 1
+        if k >= 0 and pos < scan.ends[k]:
+            return scan.ends[k] == n
+        return None
+
     def _piece(self, pos: int) -> tuple[CodeParse, int] | None:
         """The parse of the piece holding ``pos`` and the piece's start; None: parse whole."""
         if self._pieces is None:
