@@ -2,6 +2,7 @@
 
     python benchmarks/adversarial.py [--ops media,directives,reply,embed,render]
                                      [--explain | --stream] [--only SUBSTR] [--top 15]
+                                     [--over]
     python benchmarks/adversarial.py --growth [--explain | --stream]
 
 The inputs are ``make_corpus.py``'s ``adversarial.json`` (60 inputs, 17 MB: 1 MB lines,
@@ -10,7 +11,8 @@ The inputs are ``make_corpus.py``'s ``adversarial.json`` (60 inputs, 17 MB: 1 MB
 about 1 MB. ``--explain`` runs every op with ``explain=True``; ``--stream`` feeds each input
 to a :class:`richout.StreamingParser` in 64-byte chunks, then ``finish()``. Linear cost shows
 as a flat seconds-per-MB column; the target is 0.5 s/MB (+5 ms) in every mode.
-``--growth`` times each family at n and 4n and prints the ratio (about 4 when linear).
+``--growth`` times each family at n and 4n and prints the ratio (about 4 when linear);
+``--over`` lists every run over the budget.
 """
 
 from __future__ import annotations
