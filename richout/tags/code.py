@@ -172,13 +172,13 @@ class StageCode:
             if ("\n" in tail or "\r" in tail) and not self.has_fences():
                 return False
         codes = self.map()
+        # Such a region contains content_end: the cheap question first.
+        if not codes.in_code(content_end):
+            return False
         # A top-level fence the line scan sees whole answers without parsing (10k unclosed
         # fences after the last tag cost a 60 KB parse here).
         fenced = codes.block_to_end(content_end)
         if fenced is not None:
             return fenced
-        # Such a region contains content_end: the cheap question first.
-        if not codes.in_code(content_end):
-            return False
         n = len(text)
         return any(r.start <= content_end and r.end == n for r in codes.regions())
