@@ -283,7 +283,11 @@ class Walker:
         if cleaned:
             segs.append(("text", cleaned))
         walk.changes.append(LineChange(ls, le, cleaned or None, segs))
-        walk.directives.append(DirectiveLine(ls, le, ms, ps, res, outcome, not cleaned, narrowed))
+        if self.explain:
+            # Only the explanation reads the directive records (media/explain*.py).
+            walk.directives.append(
+                DirectiveLine(ls, le, ms, ps, res, outcome, not cleaned, narrowed)
+            )
 
     def _narrow(self, res: PayloadResult) -> list[tuple[Item, Verdict]]:
         """Apply the gateway's policy to the references the profile accepted on one line.
