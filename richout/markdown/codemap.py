@@ -168,12 +168,8 @@ class CodeMap:
             return None
         scan = self._scan()
         n = len(self.text)
-        if scan.valid_until <= n:
-            return None
-        k = bisect.bisect_right(scan.starts, pos) - 1
-        if k >= 0 and pos < scan.ends[k]:
-            return scan.ends[k] == n
-        return None
+        end = scan.block_end(pos) if scan.valid_until > n else None
+        return None if end is None else end == n
 
     def _piece(self, pos: int) -> tuple[CodeParse, int] | None:
         """The parse of the piece holding ``pos`` and the piece's start; None: parse whole."""

@@ -207,6 +207,11 @@ class FenceScan:
         self.ends = ends
         self.valid_until = valid_until
 
+    def block_end(self, pos: int) -> int | None:
+        """The end of the fenced block holding ``pos``, or None when no block holds it."""
+        k = bisect.bisect_right(self.starts, pos) - 1
+        return self.ends[k] if k >= 0 and pos < self.ends[k] else None
+
     def overlaps(self, start: int, end: int) -> bool:
         """Does a fenced block overlap ``[start, end)``?"""
         k = bisect.bisect_right(self.starts, start) - 1

@@ -148,6 +148,13 @@ class PayloadResult:
 _MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\" + ascii_letters)
 
 
+def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:
+    """Bounds of ``clean(p[a:b])`` without one file prefix, and whether it starts at a root."""
+    x, y, _ = cl.bounds(a, b)
+    x += file_prefix_len(p, x, y)
+    return x, y, starts_at_root(p[x : min(y, x + 3)])
+
+
 def _token_facts(
     p: str, cl: Cleaner, ts: int, te: int, memo: dict[str, tuple[int, int, bool, bool]]
 ) -> tuple[int, int, bool, bool]:
@@ -161,16 +168,10 @@ def _token_facts(
     key = p[ts:te]
     facts = memo.get(key)
     if facts is None:
-        cx, cy, _ = cl.bounds(ts, te)
-        cx += file_prefix_len(p, cx, cy)
+        cx, cy, rooted = _rooted_value(p, cl, ts, te)
         # The value judged here has already lost one file prefix; beginning an
         # independent source cleans and strips it a second time (reference quirk).
-        facts = (
-            cx - ts,
-            cy - ts,
-            begins_independent_at(cl, cx, cy),
-            starts_at_root(p[cx : min(cy, cx + 3)]),
-        )
+        facts = (cx - ts, cy - ts, begins_independent_at(cl, cx, cy), rooted)
         memo[key] = facts
     return facts
 
@@ -198,9 +199,7 @@ def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -
                 px, py = last[0] + fx, last[0] + fy
             else:
                 if grown is None:
-                    x, y, _ = cl.bounds(last[0], last[1])
-                    x += file_prefix_len(p, x, y)
-                    grown = (x, y, starts_at_root(p[x : min(y, x + 3)]))
+                    grown = _rooted_value(p, cl, last[0], last[1])
                 px, py, rooted = grown
             if rooted:
                 cx, cy, independent, _ = _token_facts(p, cl, ts, te, memo)

@@ -51,19 +51,16 @@ _WS_RUN = re.compile(f"[{JS_WS_CLASS}]*")
 _BLANK_RUN = re.compile(r"[ \t]*")
 # ASCII case-insensitive (JavaScript /i without /u): re.A keeps U+017F and U+212A out.
 # ``[[`` then a whitespace class then a literal that is not whitespace: one way to match.
-AUDIO_HEAD = re.compile(rf"\[\[[{JS_WS_CLASS}]*audio_as_voice", re.IGNORECASE | re.ASCII)
+_AUDIO_NAME = rf"[{JS_WS_CLASS}]*audio_as_voice"
 # The current name is tried first and, once it matched, the explicit form is not (§1.4):
 # "_current" cannot start the explicit alternative, so the alternation keeps that order.
-REPLY_HEAD = re.compile(
-    rf"\[\[[{JS_WS_CLASS}]*reply_to(?:(_current)|[{JS_WS_CLASS}]*:)", re.IGNORECASE | re.ASCII
-)
-
-#: A ``[[`` where :data:`AUDIO_HEAD` or :data:`REPLY_HEAD` matches: a walk over every ``[[``
-#: that only reads tags jumps between these in C (a run of a million ``[`` holds none).
-TAG_HEAD = re.compile(
-    rf"\[\[(?=[{JS_WS_CLASS}]*(?:audio_as_voice|reply_to(?:_current|[{JS_WS_CLASS}]*:)))",
-    re.IGNORECASE | re.ASCII,
-)
+_REPLY_NAME = rf"[{JS_WS_CLASS}]*reply_to(?:(_current)|[{JS_WS_CLASS}]*:)"
+AUDIO_HEAD = re.compile(r"\[\[" + _AUDIO_NAME, re.IGNORECASE | re.ASCII)
+REPLY_HEAD = re.compile(r"\[\[" + _REPLY_NAME, re.IGNORECASE | re.ASCII)
+#: A ``[[`` where :data:`AUDIO_HEAD` or :data:`REPLY_HEAD` matches (built from the same
+#: names): a walk over every ``[[`` that only reads tags jumps between these in C (a run of
+#: a million ``[`` holds none).
+TAG_HEAD = re.compile(rf"\[\[(?=(?:{_AUDIO_NAME})|(?:{_REPLY_NAME}))", re.IGNORECASE | re.ASCII)
 _NOT_WS = re.compile(f"[^{JS_WS_CLASS}]")
 _OTHER_WS = re.compile(f"(?!\\n)[{JS_WS_CLASS}]")
 
