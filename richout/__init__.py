@@ -6,6 +6,7 @@ The obvious entry point is :func:`parse_reply`; :func:`render_reply` is the WebC
 from __future__ import annotations
 
 from richout.collector import gc_pause_threshold, set_gc_pause_threshold
+from richout.compiled import is_compiled
 from richout.embed.parse import extract_embeds
 from richout.errors import InvalidInput, InvalidOptions, RichoutError
 from richout.gateway.blocks import Block, BlockFinish, BlockStreamer
@@ -67,6 +68,7 @@ __all__ = [
     "extract_embeds",
     "file_url_to_path",
     "gc_pause_threshold",
+    "is_compiled",
     "is_silent",
     "parse_directives",
     "parse_reply",

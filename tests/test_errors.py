@@ -381,6 +381,7 @@ _TAKE_ANY = {
     "background_text",
     "resolve_wall_sec",
     "gc_pause_threshold",  # takes no argument
+    "is_compiled",  # takes no argument
 }
 
 

@@ -46,7 +46,7 @@ LAYERS: tuple[tuple[tuple[str, ...], ...], ...] = (
     (("richout.envelope",),),
     (("richout.gateway",),),
     (("richout.faces",),),
-    (("richout", "richout.__main__"),),
+    (("richout", "richout.__main__", "richout.compiled"),),
 )
 
 MAX_MODULE_LINES = 500

@@ -37,15 +37,20 @@ def finish(
     reference: Callable[[], Explained],
 ) -> _R:
     """The result: lazy, or explained by ``next``'s reading plus one edit that rebuilds."""
+    # Typed locals: mypyc's type check (the compiled build) reads these classmethods on a
+    # constrained type variable as returning Any; plain mypy does not.
+    result: _R
     if not explain:
-        return cls.lazy(explainer, **outputs)
+        result = cls.lazy(explainer, **outputs)
+        return result
     ref = reference()
-    return cls.explained(
+    result = cls.explained(
         **outputs,
         diagnostics=ref.diagnostics,
         spans=ref.spans,
         edits=edit_records(diff_patch(text, outputs["text"])),
     )
+    return result
 
 
 def release_directives(
