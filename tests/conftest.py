@@ -7,6 +7,10 @@ every test (a test's own ``@settings`` still sets its example count).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -15,3 +19,34 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile("richout")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "pure_python(why): counts work through Python-level calls or replaced module "
+        "functions, which compiled modules bypass (they call each other directly); the "
+        "compiled build skips it (scripts/check_compiled.sh)",
+    )
+    if os.environ.get("RICHOUT_EXPECT_COMPILED") == "1":
+        # scripts/check_compiled.sh: a build that silently came out pure Python, or a
+        # checkout's richout shadowing the installed one, must not pass as compiled.
+        import richout
+
+        here = Path(__file__).resolve().parent.parent
+        if not richout.is_compiled() or Path(richout.__file__).resolve().is_relative_to(here):
+            raise pytest.UsageError(
+                f"RICHOUT_EXPECT_COMPILED=1 but richout at {richout.__file__} is not the "
+                "installed compiled build"
+            )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    import richout
+
+    if not richout.is_compiled():
+        return
+    for item in items:
+        marker = item.get_closest_marker("pure_python")
+        if marker is not None:
+            item.add_marker(pytest.mark.skip(reason=f"pure Python only: {marker.kwargs['why']}"))

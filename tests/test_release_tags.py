@@ -531,6 +531,7 @@ HOSTILE = [
 ]  # fmt: skip
 
 
+@pytest.mark.pure_python(why="replaces a function that compiled callers call directly")
 @settings(max_examples=60)
 @given(st.lists(st.sampled_from(HOSTILE), min_size=1, max_size=12), st.integers(1, 300))
 def test_scanners_do_bounded_work_per_character(pattern: list[str], repeat: int) -> None:

@@ -79,4 +79,5 @@ def test_floors_file_pins_every_declared_floor_and_ci_checks_it() -> None:
             pinned[re.sub(r"[-_.]+", "-", name).lower()] = version
     assert pinned == declared
     assert "typing-extensions" in declared  # richout.models.base imports it
-    assert _readme_commands()[1].endswith(" && bash scripts/check_floors.sh")
+    assert " && bash scripts/check_floors.sh" in _readme_commands()[1]
+    assert _readme_commands()[1].endswith(" && bash scripts/check_compiled.sh")
