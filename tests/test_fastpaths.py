@@ -18,7 +18,7 @@ from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 import richout
 from richout.markdown.codemap import CodeMap
 from richout.media.segments import _drop_ws_only_lines
-from richout.media.split import _tag_pass_shortcut
+from richout.media.pipeline import tag_pass_shortcut
 from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
 from richout.text.chars import JS_WS
@@ -96,7 +96,7 @@ def test_untagged_shortcut_is_the_tag_pass(text: str, with_map: bool) -> None:
     """Without ``[[`` the tag pass is the §5.1 trim, code-owned tails included."""
     prof = PROFILES["next"]
     cmap = CodeMap(text) if with_map else None
-    got = _tag_pass_shortcut(text, True, cmap, prof)
+    got = tag_pass_shortcut(text, True, cmap, prof)
     full = richout.parse_directives(text, strip_audio_tag=True, strip_reply_tags=False)
     assert got == full.text
     assert not full.audio_as_voice
@@ -107,7 +107,7 @@ def test_untagged_shortcut_is_the_tag_pass(text: str, with_map: bool) -> None:
 def test_tag_shortcut_agrees_with_parse_directives(text: str, walked: bool) -> None:
     """Whenever the shortcut answers, the audio flag is False and (if read) the text equal."""
     for name, prof in PROFILES.items():
-        got = _tag_pass_shortcut(text, walked, None, prof)
+        got = tag_pass_shortcut(text, walked, None, prof)
         if got is None:
             continue
         assert name == "next"  # the release keeps its own tag module

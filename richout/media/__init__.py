@@ -1,6 +1,7 @@
 """Layer 5, media: where a `MEDIA:` line is judged (MEDIA.md).
 
-- `split`: `split_media` and `split_for_views`, the §3 pipeline joining the stages below.
+- `split`: `split_media` and `split_for_views`, the public entries (argument checks).
+- `pipeline`: the §3 pipeline joining the stages below, and the explanation over the input.
 - `walk`: the §3 step 4 line walk that finds directive and image lines and decides each.
 - `lines`: the records the walk fills (`Walk`, `DirectiveLine`, …) and §5 rule 1.
 - `segments`: the text the walk leaves, its removal patch, and the §12 segments.

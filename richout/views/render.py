@@ -2,14 +2,14 @@
 
 Three fixed steps, each owned elsewhere: embeds first (so a block body's tags and ``MEDIA:``
 lines vanish with it), then ``MEDIA:`` lines and the audio tag, then reply tags. Every
-step's edits are composed over the input, so offsets in diagnostics and spans always refer to
-the text the caller passed and the input can be rebuilt from the result.
+step's edits are composed over the input (:mod:`richout.views.render_stages`), so offsets
+in diagnostics and spans always refer to the text the caller passed and the input can be
+rebuilt from the result.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from richout.collector import pauses_collector
@@ -17,25 +17,15 @@ from richout.embed.parse import extract_embeds
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
 from richout.models import (
-    CanvasBlock,
-    Diagnostic,
-    Directives,
-    EditRecord,
-    EmbedResult,
-    MediaSplit,
     RenderedReply,
-    ReplyTarget,
-    Span,
     rerun,
 )
-from richout.models.attachments import Attachment, describe
 from richout.models.diagnostics import Diagnostics
-from richout.models.lossless import edit_records
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives, untagged_text
 from richout.text.chars import JS_WS_CLASS, js_rtrim
-from richout.text.patch import Edit, compose, offset_mapper
+from richout.views.render_stages import render_explanation, render_outputs
 
 __all__ = ["render_reply"]
 
@@ -44,77 +34,6 @@ _ASSISTANT = "assistant"
 # has no "\n", so each line start scans only its own line: linear overall.
 _EMBED_OPENER = re.compile(r"\[[Ee][Mm][Bb][Ee][Dd]")
 _MEDIA_LINE = re.compile("(?m)^[" + JS_WS_CLASS.replace(r"\n", "") + r"]*[Mm][Ee][Dd][Ii][Aa]:")
-
-
-def _patch(records: Iterable[EditRecord]) -> list[Edit]:
-    return [Edit(e.start, e.end, e.removed, e.inserted) for e in records]
-
-
-def _end_mapper(to_input: Callable[[int], int]) -> Callable[[int, int], int]:
-    """Map a span end: the end sits after its last character, not in the gap after it.
-
-    A gap can be where an earlier stage removed something (a shortcode right after a
-    ``MEDIA:`` line); mapping the gap would stretch the span over the removed text.
-    """
-
-    def end(start: int, stop: int) -> int:
-        return to_input(stop - 1) + 1 if stop > start else to_input(start)
-
-    return end
-
-
-def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
-    """Spans of a later step moved into the input (shared as they are when nothing moved)."""
-    if not patch:
-        return list(spans)
-    to_input = offset_mapper(patch)
-    end = _end_mapper(to_input)
-    # Offsets are plain ints computed here: skip re-validation, which dominates on 100k spans.
-    return [
-        Span.model_construct(
-            kind=s.kind, start=to_input(s.start), end=end(s.start, s.end), value=s.value
-        )
-        for s in spans
-    ]
-
-
-def _add_mapped(
-    diags: Diagnostics, found: Sequence[Diagnostic], to_input: Callable[[int], int]
-) -> None:
-    """Add a later step's diagnostics with spans moved into the input (no model copies)."""
-    end = _end_mapper(to_input)
-    for d in found:
-        if d.start is None or d.end is None:
-            diags.extend([d])
-            continue
-        diags.add(
-            d.code,
-            d.severity,
-            d.message,
-            to_input(d.start),
-            end(d.start, d.end),
-            field=d.field,
-        )
-
-
-def _union(
-    text: str,
-    first: list[Diagnostic],
-    *later: tuple[list[Diagnostic], Sequence[Edit], Callable[[int], int]],
-) -> list[Diagnostic]:
-    """The steps' diagnostics over the input, sorted and de-duplicated."""
-    flooded = [(found, patch) for found, patch, _ in later if found]
-    if not first and len(flooded) == 1 and not flooded[0][1]:
-        # One step spoke and nothing before it moved text: its records are already over the
-        # input, sorted and de-duplicated. Rebuilding 500k of them would double the cost.
-        return list(flooded[0][0])
-    if not flooded:
-        return list(first)
-    diags = Diagnostics(text)
-    diags.extend(first)
-    for found, _patch, to_input in later:
-        _add_mapped(diags, found, to_input)
-    return diags.build()
 
 
 def _not_assistant(text: str, role: str) -> RenderedReply:
@@ -170,68 +89,10 @@ def render_reply(
         embeds = extract_embeds(text, explain=explain)
         media = split_for_views(embeds.text, profile=prof, explain=explain, policy=policy)
         tags = parse_directives(media.text, profile=prof, explain=explain)
-        outputs = _outputs(embeds, media, tags)
+        outputs = render_outputs(embeds, media, tags)
         if explain:
-            return RenderedReply.explained(**outputs, **_explanation(text, embeds, media, tags))
+            explanation = render_explanation(text, embeds, media, tags)
+            return RenderedReply.explained(**outputs, **explanation)
     # Built only for a lazy result: the explainer is this call again with explain=True.
     explainer = rerun(render_reply, text, role=role, profile=prof, policy=policy, explain=True)
     return RenderedReply.lazy(explainer, **outputs)
-
-
-def _outputs(embeds: EmbedResult, media: MediaSplit, tags: Directives) -> dict[str, Any]:
-    """The WebChat view's output fields from the three layers' results (§9.2-§9.3)."""
-    if tags.reply_to_explicit_id is not None:
-        target: ReplyTarget | None = ReplyTarget(mode="id", id=tags.reply_to_explicit_id)
-    elif tags.reply_to_current:
-        target = ReplyTarget(mode="current")
-    else:
-        target = None
-
-    attachments: list[Attachment] = []
-    if media.media_urls:
-        voice = media.audio_as_voice
-        # Attachments are frozen: a reference repeated (a payload of 500k equal paths)
-        # is described once and its record shared.
-        described: dict[str, Attachment] = {}
-        for ref in media.media_urls:
-            found = described.get(ref)
-            if found is None:
-                found = described[ref] = describe(ref, voice=voice)
-            attachments.append(found)
-    canvas = [CanvasBlock(preview=p) for p in embeds.previews]
-    # §9.3: the canvas cards always come after the text and the attachments.
-    content: list[dict[str, Any]] = []
-    if tags.text:
-        content.append({"type": "text", "text": tags.text})
-    content.extend({"type": "media", "url": ref} for ref in media.media_urls)
-    content.extend(block.to_wire() for block in canvas)
-    return {
-        "text": tags.text,
-        "reply_target": target,
-        "audio_as_voice": media.audio_as_voice,
-        "attachments": attachments,
-        "canvas": canvas,
-        "content": content,
-    }
-
-
-def _explanation(
-    text: str, embeds: EmbedResult, media: MediaSplit, tags: Directives
-) -> dict[str, Any]:
-    """Diagnostics, spans and edits over the input: each layer's, mapped through the earlier."""
-    p_embeds = _patch(embeds.edits)
-    p_media = compose(p_embeds, _patch(media.edits), embeds.text)
-    p_all = compose(p_media, _patch(tags.edits), media.text)
-    diagnostics = _union(
-        text,
-        embeds.diagnostics,
-        (media.diagnostics, p_embeds, offset_mapper(p_embeds)),
-        (tags.diagnostics, p_media, offset_mapper(p_media)),
-    )
-    spans = [
-        *embeds.spans,
-        *_mapped_spans(media.spans, p_embeds),
-        *_mapped_spans(tags.spans, p_media),
-    ]
-    spans.sort(key=lambda s: (s.start, s.end))
-    return {"diagnostics": diagnostics, "spans": spans, "edits": edit_records(p_all)}

@@ -12,9 +12,10 @@ input so the composed patch rebuilds the reply exactly (README decision 3):
    a code-structure change left behind;
 4. the silent rules (:mod:`richout.tags.silent`) may empty the text.
 
-Accepted ``file:`` URLs are then converted to local paths (§7.2). ``[embed …]`` shortcodes stay
-as text on this surface and are only explained. Replies without ``[[``, ``media:`` or the
-silent token pass every stage with one substring test each.
+Stages 2-4 run in :mod:`richout.views.reply_stages`. Accepted ``file:`` URLs are then
+converted to local paths (§7.2). ``[embed …]`` shortcodes stay as text on this surface and
+are only explained. Replies without ``[[``, ``media:`` or the silent token pass every stage
+with one substring test each.
 """
 
 from __future__ import annotations
@@ -24,17 +25,15 @@ from typing import Any
 from richout.collector import pauses_collector
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
-from richout.models import Directives, MediaSplit, Reply, rerun
+from richout.models import Reply, rerun
 from richout.policy import Policy
-from richout.policy.fileurl import file_url_to_path
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
-from richout.tags.parse import parse_directives
-from richout.tags.scan import REPLY_HEAD
 from richout.tags.silent import DEFAULT_TOKEN, silent_rule
 from richout.text.chars import js_rtrim
-from richout.views.delivery_strip import Strip, strip_for_delivery
 from richout.views.release import release_reply
-from richout.views.reply_explain import Stages, explain_reply
+from richout.views.reply_explain import explain_reply
+from richout.views.reply_stages import outputs as reply_outputs
+from richout.views.reply_stages import run_stages
 
 __all__ = ["parse_reply"]
 
@@ -114,8 +113,8 @@ def parse_reply(
             explain=explain,
             policy=policy,
         )
-        stages = _stages(split, current_message_id, silent_token, explain)
-        outputs = _outputs(stages)
+        stages = run_stages(split, current_message_id, silent_token, explain)
+        outputs = reply_outputs(stages)
         if explain:
             diagnostics, spans, edits = explain_reply(text, stages, silent_token)
             return Reply.explained(**outputs, diagnostics=diagnostics, spans=spans, edits=edits)
@@ -151,52 +150,3 @@ def _argument_error(
     require_bool(explain, "explain")
     require_str(current_message_id, "current_message_id", optional=True)
     require_str(silent_token, "silent_token")
-
-
-def _stages(
-    split: MediaSplit, current_message_id: str | None, silent_token: str, explain: bool
-) -> Stages:
-    """Stages 2-4 and §7.2 over the media split: reply tags, delivery strip, silent rule."""
-    directives = _reply_tags(split.text, current_message_id, explain)
-    t2 = directives.text if directives is not None and directives.has_reply_tag else split.text
-    # Removing reply tags never creates a "[[", so a text without one needs no strip.
-    strip = strip_for_delivery(t2) if _has_double_bracket(split.text) else Strip(t2, [], ())
-    rule = silent_rule(strip.text, silent_token)
-    media_urls = [file_url_to_path(ref) for ref in split.media_urls]
-    return Stages(split, directives, strip, rule, media_urls)
-
-
-def _reply_tags(text: str, current_message_id: str | None, explain: bool) -> Directives | None:
-    """The reply stage over the split text: reply tags read and removed, or None (no ``[[``)."""
-    # The stage reads tags only at REPLY_HEAD matches; without one it finds none and every
-    # output it gives is the default (explanations still run it).
-    if _has_double_bracket(text) and (explain or REPLY_HEAD.search(text) is not None):
-        return parse_directives(
-            text,
-            current_message_id=current_message_id,
-            strip_audio_tag=False,
-            strip_reply_tags=True,
-            explain=explain,
-        )
-    return None
-
-
-def _outputs(st: Stages) -> dict[str, Any]:
-    """The delivery view's output fields from its stages."""
-    directives = st.directives
-    return {
-        # A silent text is never empty (the rules need the token), so emptying it is an edit.
-        "text": "" if st.rule is not None else st.strip.text,
-        "media_urls": st.media_urls,
-        "audio_as_voice": st.split.audio_as_voice,
-        "reply_to_id": directives.reply_to_id if directives is not None else None,
-        "reply_to_current": directives.reply_to_current if directives is not None else False,
-        "reply_to_tag": directives.has_reply_tag if directives is not None else False,
-        "is_silent": st.rule is not None,
-        "rejected_media_count": st.split.rejected_media_count,
-    }
-
-
-def _has_double_bracket(text: str) -> bool:
-    """``"[[" in text``, with a single-character probe first (much cheaper on non-ASCII text)."""
-    return "[" in text and "[[" in text

@@ -1,0 +1,334 @@
+"""The §3 split pipeline behind :func:`richout.split_media` (MEDIA.md), without its argument checks.
+
+The trigger test, the line walk (:mod:`richout.media.walk`), the text and segments it leaves
+(:mod:`richout.media.segments`), the tag pass, and, when explaining, the edits, spans and
+diagnostics over the input (:mod:`richout.media.explain`). :mod:`richout.media.split` holds
+the public entry points and checks their arguments; this module is apart so that the
+optional compiled build can compile it (a compiled public function would raise ``TypeError``
+for a wrongly typed argument, where richout's contract is ``InvalidInput``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from richout.markdown.codemap import CodeMap
+from richout.media import explain as _media_diag
+from richout.media.segments import build_segments, walked_text
+from richout.media.walk import Walker, lower_same_length
+from richout.models import (
+    Diagnostic,
+    Directives,
+    EditRecord,
+    MediaSplit,
+    Segment,
+    Span,
+)
+from richout.models.diagnostics import Diagnostics
+from richout.models.lossless import edit_records
+from richout.policy import Policy
+from richout.profiles import Profile
+from richout.tags.close import normalize_boundaries
+from richout.tags.code import StageCode
+from richout.tags.parse import parse_directives
+from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
+from richout.text.chars import js_rtrim, js_trim
+from richout.text.patch import Edit, Patch, compose, offset_mapper
+
+__all__ = ["has_media_token", "run_split", "tag_pass_shortcut"]
+
+_TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
+
+
+def has_media_token(raw: str) -> bool:
+    """Does ``raw`` hold ``media:`` in any ASCII letter case (§3 step 2)?
+
+    Checking the five characters before each colon is several times cheaper than
+    lower-casing the whole reply, and no non-ASCII character lower-cases to one of them.
+    """
+    find = raw.find
+    i = find(":", 5)
+    while i >= 0:
+        if raw[i - 5 : i].lower() == "media":
+            return True
+        i = find(":", i + 1)
+    return False
+
+
+def tag_pass_shortcut(
+    core: str, walked: bool, cmap: CodeMap | None, profile: Profile
+) -> str | None:
+    """What ``parse_directives(core, strip_reply_tags=False).text`` gives, when the audio
+    flag it would report is certainly False and the answer needs no tag reading; else None.
+
+    Only the outputs are replaced (explanations run the full pass). Profile ``next``'s tag
+    pass reads audio tags only at :data:`AUDIO_HEAD` matches and reply tags only at
+    :data:`REPLY_HEAD` matches, and normalises the boundaries (§5.1) when it recognised a tag
+    or the text holds no ``[[``:
+
+    * no ``[[``: the pass is exactly that normalisation (``tests/test_fastpaths.py``);
+    * no audio head: no audio tag, so when the walk consumed nothing the split keeps its
+      raw text and the tag text is never read; with no reply head either, the text is kept.
+    """
+    if profile.normalize_rewritten_whitespace:
+        return None  # the release has its own tag module
+    if "[[" not in core:
+        code = StageCode(core, cmap)
+        return normalize_boundaries(core, code.in_code, code.owns_tail)[0]
+    if AUDIO_HEAD.search(core) is not None:
+        return None
+    if not walked or REPLY_HEAD.search(core) is None:
+        return core
+    return None
+
+
+def _no_trim(s: str) -> tuple[str, Patch]:
+    """``s`` kept whole (``preserve_trailing_whitespace``): no trim, no edit."""
+    return s, []
+
+
+def _trim_patch(s: str) -> tuple[str, Patch]:
+    """Right-trim ``s`` (JS whitespace) and the patch that did it."""
+    t = js_rtrim(s)
+    if len(t) == len(s):
+        return s, []
+    return t, [Edit(len(t), len(s), s[len(t) :], "")]
+
+
+def run_split(
+    text: str,
+    images_on: bool,
+    allowlist: dict[str, str] | None,
+    directives_on: bool,
+    audio_on: bool,
+    *,
+    profile: Profile,
+    preserve: bool,
+    explain: bool,
+    policy: Policy | None,
+    explainer: Callable[[], MediaSplit],
+    segments: bool = True,
+) -> MediaSplit:
+    """The §3 split of ``text``; a lazy result keeps ``explainer`` (this call again with
+    ``explain=True``). ``preserve`` skips the trims of the input's and the result's end, as
+    upstream's ``preserveTrailingWhitespace`` does (the text is then walked as given).
+    ``segments=False`` leaves the segments of a result without explanation empty."""
+    raw = text if preserve else js_rtrim(text)
+    if not raw or (preserve and not js_trim(raw)):
+        blank = raw if preserve else ""
+        if not explain:
+            return MediaSplit.lazy(explainer, text=blank)
+        return _explained_as_is(text, blank, preserve, [])
+    media_on = directives_on and has_media_token(raw)
+    if not (media_on or (images_on and "![" in raw) or "[[" in raw):
+        if not explain:
+            return MediaSplit.lazy(explainer, text=raw)
+        low = lower_same_length(raw)
+        diags = _media_diag.fast_path(text, raw, low, directives_on, images_on, profile=profile)
+        return _explained_as_is(text, raw, preserve, diags)
+
+    walker = Walker(
+        raw,
+        media_on=media_on,
+        directives_on=directives_on,
+        images_on=images_on,
+        allowlist=allowlist,
+        profile=profile,
+        explain=explain,
+        policy=policy,
+    )
+    return _walked_split(
+        text,
+        walker,
+        audio_on=audio_on,
+        preserve=preserve,
+        explain=explain,
+        explainer=explainer,
+        segments=segments,
+    )
+
+
+def _walked_split(
+    text: str,
+    walker: Walker,
+    *,
+    audio_on: bool,
+    preserve: bool,
+    explain: bool,
+    explainer: Callable[[], MediaSplit],
+    segments: bool,
+) -> MediaSplit:
+    """§3 steps 4-6 for a reply with a trigger: the walk, the text it leaves, the tag pass
+    (TAGS.md, audio tags only), the trims and the segments (§12); the explanation when asked.
+    """
+    walk = walker.run()
+    raw = walker.raw
+    joined, walk_patch, lead = walked_text(walker.lines, walk.changes, explain)
+    visible = joined[lead:]
+    # Without "[[" the tag pass can only trim, and an unconsumed reply keeps its raw text, so
+    # nothing the pass computes would reach the outputs.
+    walked = bool(walk.media) or walk.consumed
+    tagged = visible
+    directives: Directives | None = None
+    if audio_on and (explain or "[[" in visible or walked):
+        tagged, directives = _read_tags(visible, walker, walked, preserve, explain)
+    audio = directives is not None and directives.audio_as_voice
+    final = tagged if preserve else js_rtrim(tagged)
+
+    media = walk.media
+    rejected = walk.rejected_count
+    consumed = bool(media) or walk.consumed or audio
+    out_text = final if consumed else raw
+    if not (segments or explain):
+        return MediaSplit.lazy(
+            explainer,
+            text=out_text,
+            media_urls=media,
+            audio_as_voice=audio,
+            rejected_media_count=rejected,
+        )
+    segs = build_segments(walker.lines, walk.changes) if media else []
+    built = bool(segs)
+    if not segs and (media or out_text):
+        segs = [Segment.trusted(type="text", text=out_text)]
+    if not explain:
+        return MediaSplit.lazy(
+            explainer,
+            text=out_text,
+            media_urls=media,
+            audio_as_voice=audio,
+            segments=segs,
+            rejected_media_count=rejected,
+        )
+    diagnostics, spans, edits = _explanation(
+        text,
+        walker,
+        walk_patch,
+        joined,
+        lead,
+        directives=directives,
+        tagged=tagged,
+        consumed=consumed,
+        preserve=preserve,
+        audio_on=audio_on,
+        built=built,
+    )
+    return MediaSplit.explained(
+        text=out_text,
+        media_urls=media,
+        audio_as_voice=audio,
+        segments=segs,
+        rejected_media_count=rejected,
+        diagnostics=diagnostics,
+        spans=spans,
+        edits=edits,
+    )
+
+
+def _read_tags(
+    visible: str, walker: Walker, walked: bool, preserve: bool, explain: bool
+) -> tuple[str, Directives | None]:
+    """The tag pass over the walked text: the text it leaves, and what it read (None when
+    :func:`tag_pass_shortcut` answered for it, so no tag was read).
+
+    With ``preserve`` the tags are read in the text before its trailing whitespace, which
+    then ends the result unchanged.
+    """
+    core = js_rtrim(visible) if preserve else visible
+    cmap = walker.code_map_if_built() if core == walker.raw else None
+    if not explain:
+        shortcut = tag_pass_shortcut(core, walked, cmap, walker.profile)
+        if shortcut is not None:
+            return shortcut + visible[len(core) :], None
+    directives = parse_directives(
+        core,
+        strip_audio_tag=True,
+        strip_reply_tags=False,
+        explain=explain,
+        code_map=cmap,
+        profile=walker.profile,
+    )
+    return directives.text + visible[len(core) :], directives
+
+
+def _explained_as_is(
+    text: str, out_text: str, preserve: bool, diagnostics: list[Diagnostic]
+) -> MediaSplit:
+    """The explained result of a reply the split did not walk: ``out_text`` is the input,
+    trimmed unless ``preserve``."""
+    _, trim_patch = (_no_trim if preserve else _trim_patch)(text)
+    return MediaSplit.explained(
+        text=out_text, diagnostics=diagnostics, edits=edit_records(trim_patch)
+    )
+
+
+def _explanation(
+    text: str,
+    walker: Walker,
+    walk_patch: Patch,
+    joined: str,
+    lead: int,
+    *,
+    directives: Directives | None,
+    tagged: str,
+    consumed: bool,
+    preserve: bool,
+    audio_on: bool,
+    built: bool,
+) -> tuple[list[Diagnostic], list[Span], list[EditRecord]]:
+    """Diagnostics, spans and edits of a walked reply, over the input ``text``.
+
+    The stages' patches (trim, walk, leading blank lines, tags, final trim) compose into one
+    patch from the input to the result; spans and diagnostics found on a later stage's text
+    are mapped back through it. ``built``: the segments were built from the walk, so an
+    audio tag the tag pass removed still shows in a text segment.
+    """
+    trim = _no_trim if preserve else _trim_patch
+    raw = walker.raw
+    walk = walker.walk
+    visible = joined[lead:]
+    _, trim_patch = trim(text)
+    lead_patch: Patch = [Edit(0, lead, joined[:lead], "")] if lead else []
+    to_visible = compose(compose(trim_patch, walk_patch, raw), lead_patch, joined)
+    tag_patch: Patch = []
+    tag_spans: list[Span] = []
+    tag_diags: list[Diagnostic] = []
+    if directives is not None:
+        tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in directives.edits]
+        tag_spans = [x for x in directives.spans if x.kind == "audio_tag"]
+        # Reply tags are read but not applied here (no reply target is computed), so only
+        # findings about the text itself (tags in code, malformed or unknown tags) carry over.
+        tag_diags = [x for x in directives.diagnostics if x.code in _TAG_CODES_KEPT]
+    _, final_patch = trim(tagged)
+    if consumed:
+        patch = compose(compose(to_visible, tag_patch, visible), final_patch, tagged)
+    else:
+        patch = trim_patch
+
+    spans = list(walk.spans)
+    if tag_spans or tag_diags:
+        to_input = offset_mapper(to_visible)
+        for sp in tag_spans:
+            a = to_input(sp.start)
+            # An end sits just after the last character: map that character, not the gap
+            # after it (the gap may be where a removed line was).
+            b = to_input(sp.end - 1) + 1 if sp.end > sp.start else a
+            spans.append(Span.trusted(kind=sp.kind, start=a, end=b, value=sp.value))
+    spans.sort(key=lambda sp: (sp.start, sp.end))
+
+    diag = Diagnostics(text)
+    if tag_diags:
+        diag.extend(tag_diags, offset_mapper(to_visible))
+    if not audio_on and "[[" in visible:
+        _media_diag.audio_left(diag, visible, offset_mapper(to_visible))
+    _media_diag.explain(
+        diag,
+        walk,
+        raw=raw,
+        low=walker.low,
+        cmap=lambda: walker.cmap,
+        media_on=walker.directives_on,
+        allowlist=walker.allowlist,
+        audio_spans=[x for x in spans if x.kind == "audio_tag"] if built else [],
+    )
+    return diag.build(), spans, edit_records(patch)

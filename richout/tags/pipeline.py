@@ -1,0 +1,130 @@
+"""Both tag stages of :func:`richout.parse_directives` on one text, without its argument checks.
+
+:class:`TagStages` runs the audio stage, the reply stage and the §5.1 boundary step
+(:mod:`richout.tags.stages`, :mod:`richout.tags.close`) and keeps every intermediate text and
+patch, so the outputs are read at once and the explanation only when asked.
+:mod:`richout.tags.parse` holds the public function and checks its arguments; this module is
+apart so that the optional compiled build can compile it (a compiled public function would
+raise ``TypeError`` for a wrongly typed argument, where richout's contract is
+``InvalidInput``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from richout.models import Directives, Span
+from richout.models.lossless import edit_records
+from richout.tags.close import close_sites, normalize_boundaries
+from richout.tags.code import StageCode
+from richout.tags.explain import OffsetMap, Sink, explain_precedence, identity, unknown_stage
+from richout.tags.scan import ReplyTagReader
+from richout.tags.stages import audio_stage, reply_stage
+from richout.text.chars import js_trim
+from richout.text.patch import Patch, compose, offset_mapper
+
+__all__ = ["TagStages"]
+
+
+class TagStages:
+    """Both tag stages run on one text holding ``[[``, with every intermediate text kept.
+
+    ``text`` is the input, ``text2`` the text after the audio stage, ``text3`` the text after
+    the reply stage and ``final`` the result after §5.1; ``patch1``-``patch3`` are the steps
+    between them, composed only when explaining.
+    """
+
+    __slots__ = (
+        "audio",
+        "code2",
+        "final",
+        "patch1",
+        "patch2",
+        "patch3",
+        "replies",
+        "sink",
+        "text",
+        "text2",
+        "text3",
+        "to_input",
+    )
+
+    def __init__(
+        self, text: str, code1: StageCode, sink: Sink, strip_audio: bool, strip_reply: bool
+    ) -> None:
+        self.text = text
+        self.sink = sink
+        self.audio = audio = audio_stage(text, code1, sink)
+        to_input: OffsetMap
+        if strip_audio and audio:
+            text2, patch1 = close_sites(text, audio)
+            code2 = StageCode(text2)
+            to_input = offset_mapper(patch1)
+        else:
+            text2, patch1, code2, to_input = text, [], code1, identity
+        self.text2, self.patch1, self.code2, self.to_input = text2, patch1, code2, to_input
+
+        reader = ReplyTagReader(text2)
+        self.replies = replies = reply_stage(text2, code2, sink, to_input, reader)
+        if strip_reply and replies:
+            text3, patch2 = close_sites(text2, [(r.start, r.end) for r in replies])
+            code3 = StageCode(text3)
+        else:
+            text3, patch2, code3 = text2, [], code2
+        self.text3, self.patch2 = text3, patch2
+
+        if audio or replies:
+            self.final, self.patch3 = normalize_boundaries(text3, code3.in_code, code3.owns_tail)
+        else:
+            self.final, self.patch3 = text3, []
+
+    def outputs(self, current_message_id: str | None) -> dict[str, Any]:
+        """The output fields; §2.3: the last explicit id wins, else the current message."""
+        audio, replies = self.audio, self.replies
+        last_explicit = None
+        saw_current = False
+        for r in replies:
+            if r.id is not None:
+                last_explicit = r.id
+            elif r.kind == "current":
+                saw_current = True
+        reply_to_id = last_explicit
+        if reply_to_id is None and saw_current:
+            reply_to_id = js_trim(current_message_id or "") or None
+        return {
+            "text": self.final,
+            "audio_as_voice": bool(audio),
+            "reply_to_id": reply_to_id,
+            "reply_to_explicit_id": last_explicit,
+            "reply_to_current": saw_current,
+            "has_audio_tag": bool(audio),
+            "has_reply_tag": bool(replies),
+        }
+
+    def explained(self, outputs: dict[str, Any], current_message_id: str | None) -> Directives:
+        """The eager result: every finding, the tag spans and the composed edits."""
+        sink, audio, replies = self.sink, self.audio, self.replies
+        unknown_stage(self.text2, self.code2, sink, self.to_input)
+        explicit = [r for r in replies if r.id is not None]
+        currents = [r for r in replies if r.kind == "current"]
+        explain_precedence(sink, explicit, currents, outputs["reply_to_id"], current_message_id)
+
+        # Spans and records hold values computed here: built without validation per record.
+        spans = [Span.trusted(kind="audio_tag", start=s, end=e) for s, e in audio]
+        spans.extend(
+            Span.trusted(kind="reply_tag", start=r.in_start, end=r.in_end, value=r.id)
+            for r in replies
+        )
+        if audio and replies:
+            spans.sort(key=lambda sp: sp.start)
+        patch: Patch = self.patch1
+        if self.patch2:
+            patch = compose(patch, self.patch2, self.text2)
+        if self.patch3:
+            patch = compose(patch, self.patch3, self.text3)
+        return Directives.explained(
+            **outputs,
+            diagnostics=sink.diags.build(),
+            spans=spans,
+            edits=edit_records(patch),
+        )

@@ -1,0 +1,72 @@
+"""Stages 2-4 of :func:`richout.parse_reply` over the media split, without its argument checks.
+
+Reply tags (:func:`richout.tags.parse.parse_directives`), the delivery strip
+(:mod:`richout.views.delivery_strip`), the silent rules (:mod:`richout.tags.silent`) and the
+``file:`` URL conversion (§7.2), and the output fields they give. :mod:`richout.views.reply`
+holds the public function and checks its arguments; this module is apart so that the
+optional compiled build can compile it (a compiled public function would raise
+``TypeError`` for a wrongly typed argument, where richout's contract is ``InvalidInput``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from richout.models import Directives, MediaSplit
+from richout.policy.fileurl import file_url_to_path
+from richout.tags.parse import parse_directives
+from richout.tags.scan import REPLY_HEAD
+from richout.tags.silent import silent_rule
+from richout.views.delivery_strip import Strip, strip_for_delivery
+from richout.views.reply_explain import Stages
+
+__all__ = ["has_double_bracket", "outputs", "reply_tags", "run_stages"]
+
+
+def run_stages(
+    split: MediaSplit, current_message_id: str | None, silent_token: str, explain: bool
+) -> Stages:
+    """Stages 2-4 and §7.2 over the media split: reply tags, delivery strip, silent rule."""
+    directives = reply_tags(split.text, current_message_id, explain)
+    t2 = directives.text if directives is not None and directives.has_reply_tag else split.text
+    # Removing reply tags never creates a "[[", so a text without one needs no strip.
+    strip = strip_for_delivery(t2) if has_double_bracket(split.text) else Strip(t2, [], ())
+    rule = silent_rule(strip.text, silent_token)
+    media_urls = [file_url_to_path(ref) for ref in split.media_urls]
+    return Stages(split, directives, strip, rule, media_urls)
+
+
+def reply_tags(text: str, current_message_id: str | None, explain: bool) -> Directives | None:
+    """The reply stage over the split text: reply tags read and removed, or None (no ``[[``)."""
+    # The stage reads tags only at REPLY_HEAD matches; without one it finds none and every
+    # output it gives is the default (explanations still run it).
+    if has_double_bracket(text) and (explain or REPLY_HEAD.search(text) is not None):
+        return parse_directives(
+            text,
+            current_message_id=current_message_id,
+            strip_audio_tag=False,
+            strip_reply_tags=True,
+            explain=explain,
+        )
+    return None
+
+
+def outputs(st: Stages) -> dict[str, Any]:
+    """The delivery view's output fields from its stages."""
+    directives = st.directives
+    return {
+        # A silent text is never empty (the rules need the token), so emptying it is an edit.
+        "text": "" if st.rule is not None else st.strip.text,
+        "media_urls": st.media_urls,
+        "audio_as_voice": st.split.audio_as_voice,
+        "reply_to_id": directives.reply_to_id if directives is not None else None,
+        "reply_to_current": directives.reply_to_current if directives is not None else False,
+        "reply_to_tag": directives.has_reply_tag if directives is not None else False,
+        "is_silent": st.rule is not None,
+        "rejected_media_count": st.split.rejected_media_count,
+    }
+
+
+def has_double_bracket(text: str) -> bool:
+    """``"[[" in text``, with a single-character probe first (much cheaper on non-ASCII text)."""
+    return "[" in text and "[[" in text
