@@ -17,8 +17,8 @@ from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 
 import richout
 from richout.markdown.codemap import CodeMap
-from richout.media.segments import _drop_ws_only_lines
 from richout.media.pipeline import tag_pass_shortcut
+from richout.media.segments import _drop_ws_only_lines
 from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
 from richout.text.chars import JS_WS
