@@ -29,7 +29,9 @@ VENV="$TMP/venv"
 echo "check_compiled: building and installing compiled richout ($("$PYTHON" --version))"
 "$PYTHON" -m venv "$VENV"
 HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 "$VENV/bin/pip" install -q "$REPO[test]"
-"$VENV/bin/python" -c "import richout, sys; sys.exit(0 if richout.is_compiled() else 'not compiled')"
+# From outside the checkout: `python -c` puts the current directory first on sys.path.
+(cd "$TMP" && "$VENV/bin/python" -c \
+  "import richout, sys; sys.exit(0 if richout.is_compiled() else 'not compiled: ' + richout.__file__)")
 
 cd "$REPO"
 RICHOUT_EXPECT_COMPILED=1 "$VENV/bin/pytest" -p no:cacheprovider
