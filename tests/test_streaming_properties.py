@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from richout.models import StreamChunk
 from richout.tags.parse import parse_directives
+from richout.tags.pipeline import read_part
 from richout.tags.silent import is_silent_prefix, is_token_only, strip_leading_token
 from richout.text.chars import JS_WS_CLASS, js_rtrim
 from richout.views.delivery_strip import delivery_strip
@@ -283,3 +284,27 @@ def test_chunk_diagnostics_point_into_the_fed_text(case: tuple[str, list[str]]) 
         assert 0 <= d.start <= d.end <= len(text)
         assert d.line is not None and d.column is not None
         assert d.line == text.count("\n", 0, d.start) + 1
+
+
+# --------------------------------------------------------------------------- read_part
+
+_PART_PIECES = [*PIECES, "`[[audio_as_voice]]`", "    [[reply_to:9]]\n", "```\n", "[[foo]]"]
+
+
+@settings(max_examples=600)
+@given(st.lists(st.sampled_from(_PART_PIECES), min_size=1, max_size=10).map("".join))
+def test_read_part_is_the_explained_parse_without_its_records(text: str) -> None:
+    """The stream's tag read (no spans, edits or result records) says what an explained
+    ``parse_directives`` says: the same outputs and the same findings, in the same order."""
+    text = "[[" + text  # read_part is only asked about parts holding "[["
+    got = read_part(text)
+    want = parse_directives(text, explain=True)
+    assert got.text == want.text
+    assert got.audio_as_voice == want.audio_as_voice
+    assert got.has_audio_tag == want.has_audio_tag
+    assert got.has_reply_tag == want.has_reply_tag
+    assert got.reply_to_explicit_id == want.reply_to_explicit_id
+    assert got.reply_to_current == want.reply_to_current
+    assert got.findings == [
+        (d.start, d.code, d.end, d.severity, d.message, d.field) for d in want.diagnostics
+    ]

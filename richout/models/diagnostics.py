@@ -109,13 +109,18 @@ class Diagnostics:
                 e = s if last is None else max(s, last)
             self.add(d.code, d.severity, d.message, s, e, field=d.field)
 
+    def records(self) -> list[tuple[int, str, int, Severity, str, str | None]]:
+        """The findings as ``(start, code, end, severity, message, field)``, in :meth:`build`'s
+        order, for a caller that turns them into its own records (no model per finding)."""
+        return sorted(self._items, key=_BY_START_CODE)
+
     def build(self) -> list[Diagnostic]:
         """The records, sorted by start then code, with 1-based line and column."""
         if not self._items:
             return []
         index = LineIndex(self._text)
         out: list[Diagnostic] = []
-        for start, code, end, severity, message, field in sorted(self._items, key=_BY_START_CODE):
+        for start, code, end, severity, message, field in self.records():
             if field is not None and start == end == 0:
                 out.append(
                     Diagnostic.trusted(code=code, severity=severity, message=message, field=field)

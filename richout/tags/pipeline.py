@@ -11,9 +11,10 @@ raise ``TypeError`` for a wrongly typed argument, where richout's contract is
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
-from richout.models import Directives, Span
+from richout.models import Directives, Severity, Span
+from richout.models.diagnostics import Diagnostics
 from richout.models.lossless import edit_records
 from richout.tags.close import close_sites, normalize_boundaries
 from richout.tags.code import StageCode
@@ -23,7 +24,41 @@ from richout.tags.stages import audio_stage, reply_stage
 from richout.text.chars import js_trim
 from richout.text.patch import Patch, compose, offset_mapper
 
-__all__ = ["TagStages"]
+__all__ = ["Finding", "PartTags", "TagStages", "read_part"]
+
+#: A finding as :meth:`Diagnostics.records` gives it: start, code, end, severity, message, field.
+Finding = tuple[int, str, int, Severity, str, str | None]
+
+
+class PartTags(NamedTuple):
+    """What ``parse_directives(part, explain=True)`` says of a part, minus spans and edits."""
+
+    text: str
+    audio_as_voice: bool
+    has_audio_tag: bool
+    has_reply_tag: bool
+    reply_to_explicit_id: str | None
+    reply_to_current: bool
+    findings: list[Finding]
+
+
+def read_part(text: str) -> PartTags:
+    """``parse_directives(text, explain=True)`` (profile ``next``) for a text holding ``[[``,
+    as the streaming parser reads each emitted part: outputs and findings, without the spans,
+    edits and result records it would throw away (``tests/test_streaming_properties.py``)."""
+    sink = Sink(text, True, True, True)
+    run = TagStages(text, StageCode(text), sink, True, True)
+    outputs = run.outputs(None)
+    findings = run.findings(outputs, None).records()
+    return PartTags(
+        outputs["text"],
+        outputs["audio_as_voice"],
+        outputs["has_audio_tag"],
+        outputs["has_reply_tag"],
+        outputs["reply_to_explicit_id"],
+        outputs["reply_to_current"],
+        findings,
+    )
 
 
 class TagStages:
@@ -101,13 +136,19 @@ class TagStages:
             "has_reply_tag": bool(replies),
         }
 
-    def explained(self, outputs: dict[str, Any], current_message_id: str | None) -> Directives:
-        """The eager result: every finding, the tag spans and the composed edits."""
-        sink, audio, replies = self.sink, self.audio, self.replies
+    def findings(self, outputs: dict[str, Any], current_message_id: str | None) -> Diagnostics:
+        """Every finding over the input: the stages' own, unknown tags, precedence (§2.3)."""
+        sink, replies = self.sink, self.replies
         unknown_stage(self.text2, self.code2, sink, self.to_input)
         explicit = [r for r in replies if r.id is not None]
         currents = [r for r in replies if r.kind == "current"]
         explain_precedence(sink, explicit, currents, outputs["reply_to_id"], current_message_id)
+        return sink.diags
+
+    def explained(self, outputs: dict[str, Any], current_message_id: str | None) -> Directives:
+        """The eager result: every finding, the tag spans and the composed edits."""
+        audio, replies = self.audio, self.replies
+        findings = self.findings(outputs, current_message_id)
 
         # Spans and records hold values computed here: built without validation per record.
         spans = [Span.trusted(kind="audio_tag", start=s, end=e) for s, e in audio]
@@ -124,7 +165,7 @@ class TagStages:
             patch = compose(patch, self.patch3, self.text3)
         return Directives.explained(
             **outputs,
-            diagnostics=sink.diags.build(),
+            diagnostics=findings.build(),
             spans=spans,
             edits=edit_records(patch),
         )

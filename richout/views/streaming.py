@@ -23,6 +23,7 @@ from richout.models import Diagnostic, Reply, Severity, StreamChunk
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives
+from richout.tags.pipeline import Finding, PartTags, read_part
 from richout.tags.scan import TagMatch
 from richout.tags.silent import DEFAULT_TOKEN, is_silent_prefix, is_token_only, strip_leading_token
 from richout.text.chars import js_rtrim, js_trim
@@ -178,9 +179,7 @@ class StreamingParser:
     def _process(self, e: Emitted, diags: list[Diagnostic]) -> StreamChunk | None:
         """§9.3 on one emitted part; findings are appended to ``diags``."""
         token = self.silent_token
-        # Every chunk reports its tag findings, so explain in the same pass: a lazy result
-        # would parse the part a second time when its diagnostics are read below.
-        d = parse_directives(e.text, profile=self.profile, explain=True) if "[[" in e.text else None
+        d = self._read_tags(e.text) if "[[" in e.text else None
         recognised = d is not None and (d.has_reply_tag or d.has_audio_tag)
         text = d.text if d is not None and recognised else e.text
         silent = is_token_only(text, token) or is_silent_prefix(text, token)
@@ -202,7 +201,7 @@ class StreamingParser:
                     prefix_at = self._explain_prefix(e, text, r.tag, diags)
             text = strip.text
         if d is not None:
-            diags.extend(self._directive_diagnostics(d.diagnostics, e.raw_start, prefix_at))
+            diags.extend(self._directive_diagnostics(d.findings, e.raw_start, prefix_at))
             if d.reply_to_explicit_id is not None:
                 self._reply_to_id = d.reply_to_explicit_id
             self._reply_to_current = self._reply_to_current or d.reply_to_current
@@ -222,6 +221,33 @@ class StreamingParser:
             raw_start=e.raw_start,
             raw_end=e.raw_end,
             diagnostics=diags,
+        )
+
+    def _read_tags(self, text: str) -> PartTags:
+        """``parse_directives(text, explain=True)``'s outputs and findings for one part.
+
+        Every chunk reports its tag findings, so they are read in the same pass (a lazy
+        result would parse the part again when they are read). Under ``next`` the stages run
+        directly (:func:`~richout.tags.pipeline.read_part`): the spans, edits and result
+        records an explained ``parse_directives`` also builds were most of a 64-character
+        chunk's cost, and a stream throws them away.
+        """
+        if not self.profile.normalize_rewritten_whitespace:
+            return read_part(text)
+        d = parse_directives(text, profile=self.profile, explain=True)
+        found: list[Finding] = [
+            (x.start, x.code, x.end, x.severity, x.message, x.field)
+            for x in d.diagnostics
+            if x.start is not None and x.end is not None  # every tag finding has a span
+        ]
+        return PartTags(
+            d.text,
+            d.audio_as_voice,
+            d.has_audio_tag,
+            d.has_reply_tag,
+            d.reply_to_explicit_id,
+            d.reply_to_current,
+            found,
         )
 
     def _reply_target(self) -> str | None:
@@ -267,7 +293,7 @@ class StreamingParser:
         )
 
     def _directive_diagnostics(
-        self, found: list[Diagnostic], base: int, prefix_at: int | None
+        self, found: list[Finding], base: int, prefix_at: int | None
     ) -> list[Diagnostic]:
         """The chunk's tag findings in fed-text offsets.
 
@@ -276,12 +302,12 @@ class StreamingParser:
         malformed prefix removed at ``finish`` is explained by its own record.
         """
         out = []
-        for d in found:
-            if d.code == "tag.current_without_id" or d.start is None or d.end is None:
+        for start, code, end, severity, message, _field in found:
+            if code == "tag.current_without_id":
                 continue
-            if d.code == "tag.malformed" and prefix_at is not None and d.start == prefix_at:
+            if code == "tag.malformed" and prefix_at is not None and start == prefix_at:
                 continue
-            out.append(self._diag(d.code, d.severity, d.message, base + d.start, base + d.end))
+            out.append(self._diag(code, severity, message, base + start, base + end))
         return out
 
     def _explain_prefix(
