@@ -1,13 +1,15 @@
 """Same-run comparison of two revisions: ``bench.py`` in each, alternating processes.
 
-    python benchmarks/compare.py BEFORE [AFTER] [--runs 3] [--rounds 7]
+    python benchmarks/compare.py BEFORE [AFTER] [--runs 3] [--rounds 7] [--compiled-after]
 
 Two versions of richout cannot be imported in one process, so each revision is installed
 as a wheel into its own virtual environment (under ``$TMPDIR/richout-compare/``) and its own
 ``benchmarks/bench.py`` runs there, alternating before/after ``--runs`` times so that machine
 noise falls on both alike. AFTER defaults to the working tree. The table gives, per pipeline,
 the median over the runs of MB/s and of the ratio to the trigger-scan baseline measured in
-the same process, and after/before (> 1 is faster).
+the same process, and after/before (> 1 is faster). ``--compiled-after`` installs the AFTER
+side as the optional compiled build (``hatch_build.py``): ``compare.py HEAD --compiled-after``
+on a clean tree compares the pure-Python and the compiled build of the same code.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ REPO = Path(__file__).resolve().parent.parent
 WORK = Path(tempfile.gettempdir()) / "richout-compare"
 
 
-def _prepare(rev: str | None, label: str) -> tuple[Path, Path]:
+def _prepare(rev: str | None, label: str, compiled: bool = False) -> tuple[Path, Path]:
     """A checkout of ``rev`` (None: the working tree) and a venv with it installed."""
+    env = dict(os.environ)
+    env.pop("HATCH_BUILD_HOOK_ENABLE_CUSTOM", None)
+    if compiled:
+        env["HATCH_BUILD_HOOK_ENABLE_CUSTOM"] = "1"
     src = WORK / f"src-{label}"
     venv = WORK / f"venv-{label}"
     if src.exists():
@@ -50,8 +56,9 @@ def _prepare(rev: str | None, label: str) -> tuple[Path, Path]:
     subprocess.run(
         [str(venv / "bin" / "pip"), "install", "-q", "--force-reinstall", "--no-deps", str(src)],
         check=True,
+        env=env,
     )
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(src)], check=True)
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(src)], check=True, env=env)
     return src, venv
 
 
@@ -74,9 +81,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("after", nargs="?", default=None)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--compiled-after", action="store_true", help="AFTER as the compiled build")
     args = ap.parse_args(argv)
     WORK.mkdir(parents=True, exist_ok=True)
-    sides = {"before": _prepare(args.before, "before"), "after": _prepare(args.after, "after")}
+    sides = {
+        "before": _prepare(args.before, "before"),
+        "after": _prepare(args.after, "after", compiled=args.compiled_after),
+    }
     load = [os.getloadavg()[0]]
     results: dict[str, list[dict[str, dict[str, float]]]] = {"before": [], "after": []}
     for _ in range(args.runs):
@@ -85,7 +96,8 @@ def main(argv: list[str] | None = None) -> int:
             load.append(os.getloadavg()[0])
     names = list(results["before"][0])
     print(
-        f"before={args.before} after={args.after or 'working tree'} runs={args.runs} "
+        f"before={args.before} after={args.after or 'working tree'}"
+        f"{' (compiled)' if args.compiled_after else ''} runs={args.runs} "
         f"rounds={args.rounds} load {min(load):.2f}-{max(load):.2f}"
     )
     print("| pipeline | before MB/s | after MB/s | before × base | after × base | after/before |")
