@@ -13,7 +13,7 @@ of them: the work is overhead.
 and ``delivery_strip``, called with a text of at least :func:`gc_pause_threshold` characters
 (16 Ki by default), therefore disable the collector for the duration of the call and enable
 it again when the last such call returns, in any thread (``StreamingParser`` and
-``BlockStreamer`` pause through the pipelines they call). Shorter texts leave the
+``BlockStreamer`` pause through the pipelines and tag reads they call). Shorter texts leave the
 collector alone: their records are too few for a full collection to matter.
 
 - A collector that was off when the first paused call began stays off; turning it off

@@ -146,6 +146,11 @@ def test_threshold_must_be_a_length(bad: object) -> None:
         richout.set_gc_pause_threshold(bad)  # type: ignore[arg-type]
 
 
+def stream_whole(text: str) -> object:
+    """A streaming parser given the whole text at once: one long part to read."""
+    return richout.StreamingParser().finish(text)
+
+
 _PIPELINES = (
     richout.split_media,
     richout.parse_directives,
@@ -153,6 +158,7 @@ _PIPELINES = (
     richout.render_reply,
     richout.extract_embeds,
     richout.delivery_strip,
+    stream_whole,
 )
 
 

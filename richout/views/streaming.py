@@ -18,6 +18,7 @@ last :meth:`StreamingParser.reset`.
 
 from __future__ import annotations
 
+from richout.collector import pauses_collector
 from richout.errors import InvalidInput
 from richout.models import Diagnostic, Reply, Severity, StreamChunk
 from richout.models.diagnostics import diagnostic
@@ -173,7 +174,8 @@ class StreamingParser:
         self._consumed = end
         out = None
         if emitted:
-            out = self._process(Emitted(emitted, start, end, had_tail, held_sep, final), diags)
+            unit = Emitted(emitted, start, end, had_tail, held_sep, final)
+            out = _process_paused(emitted, self, unit, diags)
         self._diagnostics.extend(diags)
         return out
 
@@ -328,3 +330,13 @@ class StreamingParser:
             )
         )
         return at
+
+
+@pauses_collector
+def _process_paused(
+    text: str, parser: StreamingParser, part: Emitted, diags: list[Diagnostic]
+) -> StreamChunk | None:
+    """``parser._process(part, diags)`` with the collector paused when ``text`` (the part's
+    text) is long, as the pipelines pause it: a part held until :meth:`finish` can be the
+    whole message."""
+    return parser._process(part, diags)
