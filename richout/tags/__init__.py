@@ -3,7 +3,7 @@
 Profile ``next`` (TAGS.md §1-§6, §10):
 
 - `parse` -- the public entry: `parse_directives` (argument checks, result) and the readers.
-- `pipeline` -- `TagStages`: both stages and §5.1 on one text, every step kept for explaining.
+- `pipeline` -- `TagStages` (both stages and §5.1, every step kept) and the stream's `read_part`.
 - `stages` -- where a tag is recognised: the audio stage (§4.1) and the reply stage (§4.2-§4.3).
 - `scan` -- the tag scanner: head regexes, `ReplyTagReader`, the grammar on one slice, ids (§2.1).
 - `close` -- closing the gaps left by removed tags (§5) and message boundaries (§5.1).

@@ -3,6 +3,8 @@
 :class:`TagStages` runs the audio stage, the reply stage and the §5.1 boundary step
 (:mod:`richout.tags.stages`, :mod:`richout.tags.close`) and keeps every intermediate text and
 patch, so the outputs are read at once and the explanation only when asked.
+:func:`read_part` is the streaming parser's read of one emitted part: an explained parse's
+outputs and raw findings (:data:`Finding`), without its spans, edits and records.
 :mod:`richout.tags.parse` holds the public function and checks its arguments; this module is
 apart so that the optional compiled build can compile it (a compiled public function would
 raise ``TypeError`` for a wrongly typed argument, where richout's contract is
