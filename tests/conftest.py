@@ -44,9 +44,13 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     import richout
 
-    if not richout.is_compiled():
-        return
+    compiled = richout.is_compiled()
     for item in items:
         marker = item.get_closest_marker("pure_python")
-        if marker is not None:
-            item.add_marker(pytest.mark.skip(reason=f"pure Python only: {marker.kwargs['why']}"))
+        if marker is None:
+            continue
+        why = marker.kwargs.get("why")
+        if not isinstance(why, str) or not why:
+            raise pytest.UsageError(f"{item.nodeid}: write pure_python(why='...')")
+        if compiled:
+            item.add_marker(pytest.mark.skip(reason=f"pure Python only: {why}"))

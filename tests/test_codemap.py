@@ -204,6 +204,16 @@ def _pieced_map(text: str, monkeypatch: pytest.MonkeyPatch) -> CodeMap:
     return CodeMap(text)
 
 
+@pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
+def test_a_lowered_piece_minimum_really_parses_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The piece tests above compare pieces with the whole parse only if pieces are used."""
+    text = "- a\n\n  b\n\n" * 20 + "> - x `code` y\n"
+    cm = _pieced_map(text, monkeypatch)
+    assert [cm.in_code(p) for p in range(len(text) - 10, len(text))].count(True) == 6
+    assert cm._pieces is not None and len(cm._pieces[0]) > 1
+
+
+@pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(pieced(), markdownish()))
 def test_piece_answers_equal_full_parse(text: str) -> None:
@@ -220,6 +230,7 @@ def test_piece_answers_equal_full_parse(text: str) -> None:
             assert cm.in_code(pos) == full.in_code(pos), (text, pos)
 
 
+@pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
 def test_deep_nesting_then_code_matches_the_whole_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past markdown-it's nesting limit the whole parse reads no more blocks; so do pieces."""
     text = "- " * 60 + "a\n\n`code` here\n\n```\nfenced\n```\n"
@@ -270,6 +281,7 @@ def test_cut_points_table(text: str, cut_at: list[str]) -> None:
     assert [text[c:].split("\n", maxsplit=1)[0] for c in cut_points(text)[1:]] == cut_at
 
 
+@pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
 @settings(max_examples=1000, deadline=None)
 @given(st.one_of(pieced(), markdownish()), st.sampled_from([1, 3, 8]))
 def test_answers_when_local_looks_give_up(text: str, reach: int) -> None:

@@ -16,9 +16,17 @@ print(",".join(sorted(m for m in ("lark", "markdown_it") if m in sys.modules)))
 """
 
 
+def _same_build(probe: str) -> str:
+    """``probe`` failing unless the child imports the build this test process runs."""
+    import richout
+
+    expected = "True" if richout.is_compiled() else "False"
+    return f"import richout\nassert str(richout.is_compiled()) == {expected!r}\n{probe}"
+
+
 def _loaded(probe: str) -> str:
     out = subprocess.run(
-        [sys.executable, "-c", probe], check=True, capture_output=True, text=True
+        [sys.executable, "-c", _same_build(probe)], check=True, capture_output=True, text=True
     ).stdout
     return out.strip()
 
