@@ -16,7 +16,6 @@ sources that are being edited would hide every edit.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import tempfile
@@ -35,9 +34,8 @@ def compiled_sources(root: Path, config: dict[str, Any]) -> list[str]:
             raise TypeError(f"hooks.custom.{key} must be a list of glob strings")
         found: set[str] = set()
         for pattern in patterns:
-            found.update(
-                Path(p).relative_to(root).as_posix() for p in glob.glob(str(root / pattern))
-            )
+            # root.glob: the checkout's own path may hold glob characters
+            found.update(p.relative_to(root).as_posix() for p in root.glob(pattern))
         return found
 
     return sorted(expand("compile") - expand("exclude"))
@@ -77,6 +75,9 @@ class MypycBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             command.build_temp = str(Path(self._work) / "tmp")
             command.ensure_finalized()
             command.run()
+        except BaseException:
+            shutil.rmtree(self._work, ignore_errors=True)  # finalize() is not called then
+            raise
         finally:
             os.chdir(here)
         built = sorted(p for p in out.rglob("*") if p.is_file())

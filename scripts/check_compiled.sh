@@ -5,16 +5,19 @@
 #
 # 1. Creates a fresh venv in a temporary directory (removed on exit) with $PYTHON
 #    (default python3).
-# 2. Installs richout from this checkout with the compiled build switched on
-#    (HATCH_BUILD_HOOK_ENABLE_CUSTOM=1, see hatch_build.py), with the test extras. Needs gcc,
-#    the Python headers and package registry access.
+# 2. Builds richout's wheel from this checkout with the compiled build switched on
+#    (HATCH_BUILD_HOOK_ENABLE_CUSTOM=1, see hatch_build.py; set for that build only, since it
+#    is hatchling's generic switch) and installs it with the test extras. Needs gcc, the
+#    Python headers and package registry access.
 # 3. Runs the test suite with that venv's pytest (not `python -m pytest`, which would put
-#    this checkout's pure-Python richout first on sys.path). RICHOUT_EXPECT_COMPILED=1 makes
-#    tests/conftest.py refuse to run unless the imported richout is the installed, compiled
-#    one, so a broken build cannot pass as pure Python.
+#    this checkout's pure-Python richout first on sys.path), with PYTHONSAFEPATH=1 so that
+#    the tests' own `python -m richout` / `python -c` children do not either (Python 3.11+).
+#    RICHOUT_EXPECT_COMPILED=1 makes tests/conftest.py refuse to run unless the imported
+#    richout is the installed, compiled one, so a broken build cannot pass as pure Python.
 # 4. Requires byte-identical outputs from both builds: scripts/output_digest.py hashes every
-#    pipeline's explained result (and the streamed chunks) on the reply corpus and the hostile
-#    families, once with the compiled install and once with this checkout's sources.
+#    pipeline's result, explained and not, under every profile (and the streamed chunks) on
+#    the reply corpus and the hostile families, once with the compiled install and once with
+#    this checkout's sources.
 # Tests that replace a module function to watch or disable it are skipped here (marker
 # `pure_python`): compiled modules call each other directly, not through module attributes.
 # Exit status is non-zero when any step fails.
@@ -28,13 +31,15 @@ VENV="$TMP/venv"
 
 echo "check_compiled: building and installing compiled richout ($("$PYTHON" --version))"
 "$PYTHON" -m venv "$VENV"
-HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 "$VENV/bin/pip" install -q "$REPO[test]"
+HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 "$VENV/bin/pip" wheel -q --no-deps -w "$TMP/wheel" "$REPO"
+WHEEL="$(ls "$TMP"/wheel/richout-*.whl)"
+"$VENV/bin/pip" install -q "$WHEEL[test]"
 # From outside the checkout: `python -c` puts the current directory first on sys.path.
 (cd "$TMP" && "$VENV/bin/python" -c \
   "import richout, sys; sys.exit(0 if richout.is_compiled() else 'not compiled: ' + richout.__file__)")
 
 cd "$REPO"
-RICHOUT_EXPECT_COMPILED=1 "$VENV/bin/pytest" -p no:cacheprovider
+PYTHONSAFEPATH=1 RICHOUT_EXPECT_COMPILED=1 "$VENV/bin/pytest" -p no:cacheprovider
 echo "check_compiled: the test suite passed on compiled richout"
 
 # From outside the checkout, so that the installed (compiled) richout is the one imported.

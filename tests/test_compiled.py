@@ -6,7 +6,6 @@ compile set to the rules that keep the public contract the same in both.
 
 from __future__ import annotations
 
-import glob
 import importlib
 import inspect
 from importlib.machinery import ExtensionFileLoader
@@ -30,8 +29,8 @@ def _compile_set() -> set[str]:
     def expand(key: str) -> set[str]:
         found: set[str] = set()
         for pattern in hook[key]:
-            for path in glob.glob(str(ROOT / pattern)):
-                found.add(".".join(Path(path).relative_to(ROOT).with_suffix("").parts))
+            for path in ROOT.glob(pattern):
+                found.add(".".join(path.relative_to(ROOT).with_suffix("").parts))
         return found
 
     return expand("compile") - expand("exclude")
