@@ -12,7 +12,7 @@ really new; the pipelines stay one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
 
 from richout.errors import InvalidInput, InvalidOptions
@@ -51,6 +51,18 @@ class Profile:
     #: rewritten text has its whitespace normalised (CRLF to LF, blank-line runs to two,
     #: space runs between words to one) as the published release does
     normalize_rewritten_whitespace: bool
+
+    def __post_init__(self) -> None:
+        # A record built by hand (dataclasses.replace(NEXT, cr_lines=0)) is checked here:
+        # the layers read the switches as bools, and the compiled build would raise a bare
+        # TypeError on the first one read.
+        for f in fields(self):
+            value = getattr(self, f.name)
+            wanted = str if f.name in ("name", "description") else bool
+            if type(value) is not wanted:
+                raise InvalidInput(
+                    f"Profile.{f.name} must be a {wanted.__name__}, got {type(value).__name__}"
+                )
 
 
 NEXT = Profile(

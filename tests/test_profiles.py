@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -35,6 +36,19 @@ def test_a_profile_record_is_accepted_as_well_as_its_name() -> None:
     assert richout.split_media(text, profile=release) == richout.split_media(
         text, profile="release-2026.9.6"
     )
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("cr_lines", 1), ("hide_rejected", "yes"), ("normalize_rewritten_whitespace", None),
+     ("name", 7), ("description", b"x")],
+)  # fmt: skip
+def test_a_hand_made_profile_with_a_wrong_type_is_refused(field: str, value: object) -> None:
+    """Switches are bools and names are strings; a record built by hand is checked at once."""
+    with pytest.raises(richout.InvalidInput, match=rf"Profile\.{field} must be a"):
+        dataclasses.replace(PROFILES["next"], **{field: value})
+    custom = dataclasses.replace(PROFILES["next"], name="mine", hide_rejected=False)
+    assert richout.split_media("MEDIA:http://x.test/a.png", profile=custom).text != ""
 
 
 @pytest.mark.parametrize(
