@@ -52,7 +52,7 @@ class MypycBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         if version == "editable":
             self.app.display_warning(
                 "richout: the compiled build applies to wheels; this editable install is pure "
-                "Python (install with `pip install .` to compile)"
+                "Python (HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 pip install . compiles)"
             )
             return
         # Imported here: only a build with the hook on has them (its `dependencies`).
@@ -75,15 +75,15 @@ class MypycBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             command.build_temp = str(Path(self._work) / "tmp")
             command.ensure_finalized()
             command.run()
+            built = sorted(p for p in out.rglob("*") if p.is_file())
+            if len(built) <= len(sources):
+                # One extension per module plus mypyc's shared runtime library.
+                raise RuntimeError(f"mypyc built {len(built)} file(s) for {len(sources)} modules")
         except BaseException:
             shutil.rmtree(self._work, ignore_errors=True)  # finalize() is not called then
             raise
         finally:
             os.chdir(here)
-        built = sorted(p for p in out.rglob("*") if p.is_file())
-        if len(built) <= len(sources):
-            # One extension per module plus mypyc's shared runtime library.
-            raise RuntimeError(f"mypyc built {len(built)} file(s) for {len(sources)} module(s)")
         for path in built:
             build_data["force_include"][str(path)] = path.relative_to(out).as_posix()
         build_data["pure_python"] = False
