@@ -24,9 +24,10 @@ settings.load_profile("richout")
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "pure_python(why): counts work through Python-level calls or replaced module "
-        "functions, which compiled modules bypass (they call each other directly); the "
-        "compiled build skips it (scripts/check_compiled.sh)",
+        "pure_python(why): replaces a module function or a class constant, or counts "
+        "Python-level calls; compiled modules bypass all three (they call each other "
+        "directly and read constants as fields), so the compiled build skips it "
+        "(scripts/check_compiled.sh)",
     )
     if os.environ.get("RICHOUT_EXPECT_COMPILED") == "1":
         # scripts/check_compiled.sh: a build that silently came out pure Python, or a
