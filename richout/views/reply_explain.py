@@ -7,18 +7,18 @@ outputs never depend on anything here (README decision: outputs first, explanati
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
 from richout.embed.parse import embeds_for_delivery_diagnostics
-from richout.models import Diagnostic, Directives, EditRecord, MediaSplit, Span, SpanKind
+from richout.models import Diagnostic, EditRecord, Span, SpanKind
 from richout.models.diagnostics import Diagnostics
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 from richout.text.quote import show
-from richout.views.delivery_strip import Removed, Strip
+from richout.views.delivery_strip import Removed
+from richout.views.reply_stages import Stages
 
-__all__ = ["Stages", "explain_reply"]
+__all__ = ["explain_reply"]
 
 # Reply-tag findings that split_media's own tag pass cannot get right for the delivery view:
 # it runs without the current message id and leaves reply tags in place. The reply stage
@@ -31,17 +31,6 @@ _RECOMPUTED_BY_REPLY_STAGE = frozenset(
         "tag.current_without_id",
     }
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Stages:
-    """What each delivery stage produced for one reply (the input of the explanation)."""
-
-    split: MediaSplit
-    directives: Directives | None
-    strip: Strip
-    rule: SilentRule | None
-    media_urls: list[str]
 
 
 def _as_patch(records: Iterable[EditRecord]) -> Patch:
@@ -135,11 +124,6 @@ def _reference_span(
     s = media[index]
     at = text.find(ref, s.start, s.end)
     return (at, at + len(ref)) if at >= 0 else (s.start, s.end)
-
-
-def _has_double_bracket(text: str) -> bool:
-    """``"[[" in text``, with a single-character probe first (much cheaper on non-ASCII text)."""
-    return "[" in text and "[[" in text
 
 
 def _tagged_text(st: Stages) -> str:

@@ -10,17 +10,28 @@ optional compiled build can compile it (a compiled public function would raise
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from richout.models import Directives, MediaSplit
 from richout.policy.fileurl import file_url_to_path
 from richout.tags.parse import parse_directives
 from richout.tags.scan import REPLY_HEAD
-from richout.tags.silent import silent_rule
+from richout.tags.silent import SilentRule, silent_rule
 from richout.views.delivery_strip import Strip, strip_for_delivery
-from richout.views.reply_explain import Stages
 
-__all__ = ["has_double_bracket", "outputs", "reply_tags", "run_stages"]
+__all__ = ["Stages", "has_double_bracket", "outputs", "reply_tags", "run_stages"]
+
+
+@dataclass(frozen=True, slots=True)
+class Stages:
+    """What each delivery stage produced for one reply (the input of the explanation)."""
+
+    split: MediaSplit
+    directives: Directives | None
+    strip: Strip
+    rule: SilentRule | None
+    media_urls: list[str]
 
 
 def run_stages(
