@@ -209,3 +209,85 @@ def test_a_broken_off_stream_still_delivers_each_medium_once(
     final = [] if done.payload is None else (done.payload.media_urls or [])
     assert final == [ref for ref in whole.media_urls if ref not in streamed], (text, chunks)
     assert set(streamed) | set(final) == set(whole.media_urls)
+
+
+# Message starts that leave no text on their own, but whitespace the whole reply may keep in
+# front of what follows (a U+00A0 line; a CR line the release does not treat as blank), then a
+# malformed reply prefix that parse_reply keeps or strips depending on that whitespace.
+HELD_STARTS = [
+    ("\xa0\n\nMEDIA:http://intranet/x.png\n[[reply_to_current]", "next"),
+    ("\xa0\n\nMEDIA:http://intranet/x.png\n[[reply_to_current]", "release-2026.9.6"),
+    ("\r\nMEDIA:/srv/b.png\n[[reply_to_current]", "next"),
+    ("\r\nMEDIA:/srv/b.png\n[[reply_to_current]", "release-2026.9.6"),
+    ("\xa0\n\nMEDIA:/srv/b.png\n[[reply_to_current]", "next"),
+    ("  \n\nMEDIA:/srv/b.png\n[[reply_to_current]", "next"),
+    ("\xa0\n\nMEDIA:/srv/b.png\n[[reply_to_current]\n\nHello", "next"),
+    ("\xa0\n\n\xa0\n\nMEDIA:/srv/b.png\n\nMEDIA:/srv/c.png\n[[reply_to:a", "next"),
+    ("\n\nMEDIA:/srv/b.png\n\nNO_REPLY", "next"),
+]
+
+
+@pytest.mark.parametrize(("text", "profile"), HELD_STARTS)
+@pytest.mark.parametrize("chunking", ["by_char", "whole"])
+def test_a_held_message_start_is_read_with_what_follows(
+    text: str, profile: str, chunking: str
+) -> None:
+    whole = richout.parse_reply(text, current_message_id="m-1", profile=profile)
+    blocks, done = _stream(list(text) if chunking == "by_char" else [text], profile)
+    if whole.is_silent:
+        assert all(not b.text for b in blocks)
+        return
+    assert [ref for b in blocks for ref in b.media_urls] == list(dict.fromkeys(whole.media_urls))
+    assert squash("".join(b.text for b in blocks)) == squash(whole.text)
+    assert done.payload is None
+
+
+HEADS = ["\xa0", "  ", "\t", "\n", "\n\n", "\r\n", "\r", "\u2028", "    ", "x", "MEDIA:/srv/b.png"]
+HEADS += ["\nMEDIA:http://intranet/x.png\n", "\n  MEDIA:/srv/b.png\n", "[[audio_as_voice]]"]
+TAILS = ["[[reply_to_current]", "[[reply_to:a", "[[reply_to_current]]", "NO_REPLY", "x"]
+TAILS += ["MEDIA:/srv/c.png", "    code", "\n[[reply_to_current]", "[[audio_as_voice]] y"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(HEADS), max_size=6),
+    st.lists(st.sampled_from(TAILS), min_size=1, max_size=3),
+    st.sampled_from(["next", "release-2026.9.6"]),
+)
+def test_whitespace_starts_then_tags_match_the_whole_reply(
+    heads: list[str], tails: list[str], profile: str
+) -> None:
+    """The class of replies behind HELD_STARTS, fed a character at a time (most cuts)."""
+    text = "".join(heads) + "".join(tails)
+    whole = richout.parse_reply(text, current_message_id="m-1", profile=profile)
+    assume(not whole.is_silent)
+    blocks, done = _stream(list(text), profile)
+    assert [ref for b in blocks for ref in b.media_urls] == list(dict.fromkeys(whole.media_urls))
+    assert squash("".join(b.text for b in blocks)) == squash(whole.text), text
+    assert done.payload is None
+
+
+@pytest.mark.parametrize("unit", ["\xa0\n\n", "MEDIA:/srv/b.png\n\n", "\xa0\nMEDIA:/x.png\n\n"])
+def test_held_starts_are_read_a_bounded_number_of_times(
+    unit: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Segments that leave no text are held and read again once, with the segment that first
+    leaves text: the characters parsed grow linearly with the stream (work, not seconds)."""
+    from richout.gateway import blocks as blocks_module
+
+    parsed = [0]
+    real = blocks_module.BlockStreamer._parse
+
+    def counting(self: BlockStreamer, text: str) -> richout.Reply:
+        parsed[0] += len(text)
+        return real(self, text)
+
+    monkeypatch.setattr(blocks_module.BlockStreamer, "_parse", counting)
+    for n in (100, 400):
+        parsed[0] = 0
+        text = unit * n + "Hello [[reply_to_current]"
+        bs = BlockStreamer()
+        for i in range(0, len(text), 7):
+            bs.feed(text[i : i + 7])
+        bs.finish()
+        assert 0 < parsed[0] <= 4 * len(text), (n, parsed[0])

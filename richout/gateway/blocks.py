@@ -165,6 +165,9 @@ class BlockStreamer:
         self._fence: tuple[str, int] | None = None
         self._open = False  # a "[[" after the last "]]" in the pending text
         self._first = True  # no text delivered yet
+        # Segments of the message start that left no text on their own: read again with the
+        # segment that first leaves text (or the last one), as the whole reply reads them.
+        self._held: list[str] = []
         self._explicit: str | None = None
         self._current = False
         self._voice = False
@@ -234,7 +237,7 @@ class BlockStreamer:
         if stream_completed:
             if final_text is not None and final_text.startswith(fed):
                 blocks += self.feed(final_text[len(fed) :])
-            tail = self._emit(self._pending_text() + "".join(self._line))
+            tail = self._emit(self._pending_text() + "".join(self._line), last=True)
             if tail is not None:
                 blocks.append(tail)
             self._lines, self._line, self._pending = [], [], 0
@@ -317,18 +320,28 @@ class BlockStreamer:
             policy=self.policy,
         )
 
-    def _emit(self, segment: str) -> Block | None:
+    def _emit(self, segment: str, *, last: bool = False) -> Block | None:
         """Parse one segment as the whole reply parses it; record and return its block."""
         start = self._start
         self._start += len(segment)
-        if not segment:
+        if not segment and not (last and self._held):
             return None
         if self._first:
             # No text was delivered yet, so this text starts the message: the delivery strip
             # and silent rules apply to it as they do to the whole reply.
             reply = self._parse(segment)
+            if self._held and (last or js_trim(reply.text)):
+                # What the held segments left alone may stay in the whole reply, in front of
+                # this one (whitespace a later consumed line does not remove), so the text is
+                # read with them: a malformed reply prefix after it is then not at the start.
+                # Each segment joins the held text at most once, so the cost stays linear.
+                reply = self._parse("".join(self._held) + segment)
+                self._held = []
             text = reply.text
-            self._first = not js_trim(text)
+            if js_trim(text):
+                self._first = False
+            elif not last:
+                self._held.append(segment)
         else:
             reply = self._parse(_GUARD + segment)
             text = js_ltrim(reply.text[1:]) if reply.text.startswith("x") else reply.text
