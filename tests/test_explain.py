@@ -20,10 +20,15 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
+import adversarial
 import make_corpus
 
 import richout
+from richout.media.split import split_for_views
 from richout.models import Explained, rerun
+from richout.models.diagnostics import edits_of, findings_of, spans_of
+from richout.profiles import resolve_profile
+from richout.tags.pipeline import stage_tags
 
 _OPS: dict[str, Callable[..., Explained]] = {
     "media": richout.split_media,
@@ -116,3 +121,60 @@ def test_an_explainer_that_is_not_explained_is_refused() -> None:
     lazy = type(split).lazy(rerun(richout.split_media, "MEDIA:http://a/x"), **outputs)
     with pytest.raises(RuntimeError, match="explain=True"):
         _ = lazy.diagnostics
+
+
+# Deferred results: the stages inside parse_reply and render_reply hand findings on as tuples
+# (richout.models.diagnostics.deferred). What the next stage reads before any record is built
+# must be exactly what the eager result holds, and the result itself must equal it.
+
+_FAMILY_TEXTS = [make(40) for make in adversarial.FAMILIES.values()]
+
+
+def _deferred_equals_eager(deferred_result: Explained, eager: Explained) -> None:
+    found = findings_of(deferred_result)
+    assert found is not None  # nothing was built yet
+    spans, edits = spans_of(deferred_result), edits_of(deferred_result)
+    assert [(f[0], f[1], f[2], f[3], f[4]) for f in found] == [
+        (d.start, d.code, d.end, d.severity, d.message) for d in eager.diagnostics
+    ]
+    assert spans == eager.spans and edits == eager.edits
+    assert findings_of(deferred_result) is not None  # reading parts built nothing
+    assert deferred_result == eager  # builds the records now
+    assert findings_of(deferred_result) is None
+
+
+@pytest.mark.parametrize(
+    ("strip_audio", "strip_reply"), [(True, True), (True, False), (False, True)]
+)
+def test_deferred_tag_stages_equal_parse_directives(strip_audio: bool, strip_reply: bool) -> None:
+    checked = 0
+    for text in [*_REPLIES, *_HOSTILE, *_FAMILY_TEXTS]:
+        if "[[" not in text:
+            continue
+        got = stage_tags(
+            text, strip_audio=strip_audio, strip_reply=strip_reply, current_message_id="m1"
+        )
+        eager = richout.parse_directives(
+            text,
+            current_message_id="m1",
+            strip_audio_tag=strip_audio,
+            strip_reply_tags=strip_reply,
+            explain=True,
+        )
+        _deferred_equals_eager(got, eager)
+        checked += 1
+    assert checked > 40
+
+
+def test_deferred_split_equals_split_media() -> None:
+    next_profile = resolve_profile("next")
+    checked = 0
+    for text in [*_REPLIES, *_HOSTILE, *_FAMILY_TEXTS]:
+        got = split_for_views(text, profile=next_profile, explain=True, policy=None)
+        eager = richout.split_media(text, explain=True)
+        if findings_of(got) is None:  # the split did not walk: an eager result, as before
+            assert got == eager
+            continue
+        _deferred_equals_eager(got, eager)
+        checked += 1
+    assert checked > 40

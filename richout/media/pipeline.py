@@ -24,13 +24,21 @@ from richout.models import (
     Segment,
     Span,
 )
-from richout.models.diagnostics import Diagnostics
+from richout.models.diagnostics import (
+    Diagnostics,
+    Finding,
+    deferred,
+    edits_of,
+    findings_of,
+    spans_of,
+)
 from richout.models.lossless import edit_records
 from richout.policy import Policy
 from richout.profiles import Profile
 from richout.tags.close import normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.parse import parse_directives
+from richout.tags.pipeline import stage_tags
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
 from richout.text.chars import js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
@@ -108,11 +116,14 @@ def run_split(
     policy: Policy | None,
     explainer: Callable[[], MediaSplit],
     segments: bool = True,
+    defer: bool = False,
 ) -> MediaSplit:
     """The §3 split of ``text``; a lazy result keeps ``explainer`` (this call again with
     ``explain=True``). ``preserve`` skips the trims of the input's and the result's end, as
     upstream's ``preserveTrailingWhitespace`` does (the text is then walked as given).
-    ``segments=False`` leaves the segments of a result without explanation empty."""
+    ``segments=False`` leaves the segments of a result without explanation empty.
+    ``defer``: an explained walked result leaves its findings to the caller's stage
+    (:func:`~richout.models.diagnostics.findings_of`); for the views' own use."""
     raw = text if preserve else js_rtrim(text)
     if not raw or (preserve and not js_trim(raw)):
         blank = raw if preserve else ""
@@ -145,6 +156,7 @@ def run_split(
         explain=explain,
         explainer=explainer,
         segments=segments,
+        defer=defer,
     )
 
 
@@ -157,6 +169,7 @@ def _walked_split(
     explain: bool,
     explainer: Callable[[], MediaSplit],
     segments: bool,
+    defer: bool,
 ) -> MediaSplit:
     """§3 steps 4-6 for a reply with a trigger: the walk, the text it leaves, the tag pass
     (TAGS.md, audio tags only), the trims and the segments (§12); the explanation when asked.
@@ -200,7 +213,7 @@ def _walked_split(
             segments=segs,
             rejected_media_count=rejected,
         )
-    diagnostics, spans, edits = _explanation(
+    findings, spans, edits = _explanation(
         text,
         walker,
         walk_patch,
@@ -213,16 +226,16 @@ def _walked_split(
         audio_on=audio_on,
         built=built,
     )
-    return MediaSplit.explained(
-        text=out_text,
-        media_urls=media,
-        audio_as_voice=audio,
-        segments=segs,
-        rejected_media_count=rejected,
-        diagnostics=diagnostics,
-        spans=spans,
-        edits=edits,
-    )
+    fields = {
+        "text": out_text,
+        "media_urls": media,
+        "audio_as_voice": audio,
+        "segments": segs,
+        "rejected_media_count": rejected,
+    }
+    if defer:
+        return deferred(MediaSplit, findings, spans, edits, **fields)
+    return MediaSplit.explained(diagnostics=findings.build(), spans=spans, edits=edits, **fields)
 
 
 def _read_tags(
@@ -240,14 +253,18 @@ def _read_tags(
         shortcut = tag_pass_shortcut(core, walked, cmap, walker.profile)
         if shortcut is not None:
             return shortcut + visible[len(core) :], None
-    directives = parse_directives(
-        core,
-        strip_audio_tag=True,
-        strip_reply_tags=False,
-        explain=explain,
-        code_map=cmap,
-        profile=walker.profile,
-    )
+    if explain and not walker.profile.normalize_rewritten_whitespace:
+        # The explanation below reads the findings as tuples: no record per finding here.
+        directives = stage_tags(core, strip_audio=True, strip_reply=False, code_map=cmap)
+    else:
+        directives = parse_directives(
+            core,
+            strip_audio_tag=True,
+            strip_reply_tags=False,
+            explain=explain,
+            code_map=cmap,
+            profile=walker.profile,
+        )
     return directives.text + visible[len(core) :], directives
 
 
@@ -275,8 +292,8 @@ def _explanation(
     preserve: bool,
     audio_on: bool,
     built: bool,
-) -> tuple[list[Diagnostic], list[Span], list[EditRecord]]:
-    """Diagnostics, spans and edits of a walked reply, over the input ``text``.
+) -> tuple[Diagnostics, list[Span], list[EditRecord]]:
+    """Findings, spans and edits of a walked reply, over the input ``text``.
 
     The stages' patches (trim, walk, leading blank lines, tags, final trim) compose into one
     patch from the input to the result; spans and diagnostics found on a later stage's text
@@ -293,12 +310,17 @@ def _explanation(
     tag_patch: Patch = []
     tag_spans: list[Span] = []
     tag_diags: list[Diagnostic] = []
+    tag_findings: list[Finding] = []
     if directives is not None:
-        tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in directives.edits]
-        tag_spans = [x for x in directives.spans if x.kind == "audio_tag"]
+        tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in edits_of(directives)]
+        tag_spans = [x for x in spans_of(directives) if x.kind == "audio_tag"]
         # Reply tags are read but not applied here (no reply target is computed), so only
         # findings about the text itself (tags in code, malformed or unknown tags) carry over.
-        tag_diags = [x for x in directives.diagnostics if x.code in _TAG_CODES_KEPT]
+        found = findings_of(directives)
+        if found is not None:
+            tag_findings = [x for x in found if x[1] in _TAG_CODES_KEPT]
+        else:
+            tag_diags = [x for x in directives.diagnostics if x.code in _TAG_CODES_KEPT]
     _, final_patch = trim(tagged)
     if consumed:
         patch = compose(compose(to_visible, tag_patch, visible), final_patch, tagged)
@@ -306,7 +328,7 @@ def _explanation(
         patch = trim_patch
 
     spans = list(walk.spans)
-    if tag_spans or tag_diags:
+    if tag_spans:
         to_input = offset_mapper(to_visible)
         for sp in tag_spans:
             a = to_input(sp.start)
@@ -319,6 +341,8 @@ def _explanation(
     diag = Diagnostics(text)
     if tag_diags:
         diag.extend(tag_diags, offset_mapper(to_visible))
+    if tag_findings:
+        diag.extend_records(tag_findings, offset_mapper(to_visible))
     if not audio_on and "[[" in visible:
         _media_diag.audio_left(diag, visible, offset_mapper(to_visible))
     _media_diag.explain(
@@ -331,4 +355,4 @@ def _explanation(
         allowlist=walker.allowlist,
         audio_spans=[x for x in spans if x.kind == "audio_tag"] if built else [],
     )
-    return diag.build(), spans, edit_records(patch)
+    return diag, spans, edit_records(patch)

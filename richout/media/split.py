@@ -141,7 +141,8 @@ def split_for_views(
     """:func:`split_media` for ``parse_reply`` and ``render_reply``, which checked ``text``,
     the flags and the profile themselves and never read ``segments``: without ``explain``
     the result's segments are left empty instead of being built (text, media, flags and the
-    explanation are those of :func:`split_media`)."""
+    explanation are those of :func:`split_media`). An explained result leaves its findings
+    to the view's explanation (:func:`~richout.models.diagnostics.findings_of`)."""
     _require_policy(policy)
     explainer = rerun(
         split_media,
@@ -165,4 +166,5 @@ def split_for_views(
         policy=policy,
         explainer=explainer,
         segments=False,
+        defer=True,
     )

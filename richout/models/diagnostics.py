@@ -9,11 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from operator import itemgetter
+from typing import Any, TypeVar
 
-from richout.models.base import Diagnostic, Severity
+from richout.models.base import Diagnostic, EditRecord, Explained, Severity, Span
 from richout.text.chars import LineIndex
 
-__all__ = ["Diagnostics", "diagnostic"]
+__all__ = [
+    "Deferred",
+    "Diagnostics",
+    "Finding",
+    "deferred",
+    "diagnostic",
+    "edits_of",
+    "findings_of",
+    "spans_of",
+]
+
+#: A finding as :meth:`Diagnostics.records` gives it: start, code, end, severity, message, field.
+Finding = tuple[int, str, int, Severity, str, str | None]
+_E = TypeVar("_E", bound=Explained)
 
 _new = object.__new__
 _set = object.__setattr__
@@ -109,7 +123,22 @@ class Diagnostics:
                 e = s if last is None else max(s, last)
             self.add(d.code, d.severity, d.message, s, e, field=d.field)
 
-    def records(self) -> list[tuple[int, str, int, Severity, str, str | None]]:
+    def extend_records(
+        self, records: Iterable[Finding], offset_map: Callable[[int], int] | None = None
+    ) -> None:
+        """:meth:`extend` for another collector's findings (:func:`findings_of`), mapped the
+        same way, without a :class:`Diagnostic` per finding."""
+        add = self.add
+        if offset_map is None:
+            for start, code, end, severity, message, field in records:
+                add(code, severity, message, start, end, field=field)
+            return
+        for start, code, end, severity, message, field in records:
+            last = offset_map(end - 1) + 1 if end > start else None
+            s = offset_map(start)
+            add(code, severity, message, s, s if last is None else max(s, last), field=field)
+
+    def records(self) -> list[Finding]:
         """The findings as ``(start, code, end, severity, message, field)``, in :meth:`build`'s
         order, for a caller that turns them into its own records (no model per finding)."""
         return sorted(self._items, key=_BY_START_CODE)
@@ -142,3 +171,79 @@ class Diagnostics:
                 )
             )
         return out
+
+
+class Deferred:
+    """The explainer of a result whose findings are collected but not yet made records.
+
+    The stages inside ``parse_reply`` and ``render_reply`` hand their results on to the next
+    stage, which reads the findings as tuples (:func:`findings_of`) and builds its own
+    records. Building a :class:`Diagnostic` per finding at every stage cost four records per
+    malformed tag in an explained ``parse_reply``; a result of :func:`deferred` builds them
+    only if someone reads its ``diagnostics`` (or compares or pickles it), as a lazy result
+    does. Its spans and edits are read with :func:`spans_of` and :func:`edits_of`, which
+    build nothing either (the result's own ``spans`` and ``edits`` build the whole
+    explanation, records included).
+    """
+
+    __slots__ = ("_cls", "_fields", "edits", "findings", "spans")
+
+    def __init__(
+        self,
+        cls: type[Explained],
+        findings: Diagnostics,
+        spans: list[Span],
+        edits: list[EditRecord],
+        fields: dict[str, Any],
+    ) -> None:
+        self._cls = cls
+        self.findings = findings
+        self.spans = spans
+        self.edits = edits
+        self._fields = fields
+
+    def __call__(self) -> Explained:
+        return self._cls.explained(
+            diagnostics=self.findings.build(),
+            spans=self.spans,
+            edits=self.edits,
+            **self._fields,
+        )
+
+
+def deferred(
+    cls: type[_E],
+    findings: Diagnostics,
+    spans: list[Span],
+    edits: list[EditRecord],
+    **fields: Any,
+) -> _E:
+    """An explained result of ``cls`` whose diagnostics are built from ``findings`` when read."""
+    return cls.lazy(Deferred(cls, findings, spans, edits, fields), **fields)
+
+
+def _pending(result: Explained) -> Deferred | None:
+    """The :class:`Deferred` explainer of a result not yet explained, else None."""
+    explainer = result._explainer
+    if isinstance(explainer, Deferred) and result._explanation is None:
+        return explainer
+    return None
+
+
+def findings_of(result: Explained) -> list[Finding] | None:
+    """The findings of a :func:`deferred` result not yet read, as tuples; else None (read
+    ``result.diagnostics``)."""
+    pending = _pending(result)
+    return None if pending is None else pending.findings.records()
+
+
+def spans_of(result: Explained) -> list[Span]:
+    """``result.spans``, without building a :func:`deferred` result's diagnostics."""
+    pending = _pending(result)
+    return result.spans if pending is None else pending.spans
+
+
+def edits_of(result: Explained) -> list[EditRecord]:
+    """``result.edits``, without building a :func:`deferred` result's diagnostics."""
+    pending = _pending(result)
+    return result.edits if pending is None else pending.edits

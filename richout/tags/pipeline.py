@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from richout.models import Directives, Severity, Span
-from richout.models.diagnostics import Diagnostics
+from richout.markdown.codemap import CodeMap
+from richout.models import Directives, EditRecord, Span
+from richout.models.diagnostics import Diagnostics, Finding, deferred
 from richout.models.lossless import edit_records
 from richout.tags.close import close_sites, normalize_boundaries
 from richout.tags.code import StageCode
@@ -26,10 +27,7 @@ from richout.tags.stages import audio_stage, reply_stage
 from richout.text.chars import js_trim
 from richout.text.patch import Patch, compose, offset_mapper
 
-__all__ = ["Finding", "PartTags", "TagStages", "read_part"]
-
-#: A finding as :meth:`Diagnostics.records` gives it: start, code, end, severity, message, field.
-Finding = tuple[int, str, int, Severity, str, str | None]
+__all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags"]
 
 
 class PartTags(NamedTuple):
@@ -61,6 +59,34 @@ def read_part(text: str) -> PartTags:
         outputs["reply_to_current"],
         findings,
     )
+
+
+def stage_tags(
+    text: str,
+    *,
+    strip_audio: bool,
+    strip_reply: bool,
+    current_message_id: str | None = None,
+    code_map: CodeMap | None = None,
+) -> Directives:
+    """``parse_directives(text, explain=True)`` (profile ``next``) for a stage inside
+    ``split_media``, ``parse_reply`` or ``render_reply``: the arguments are the pipeline's
+    own, and the findings are left to the next stage (:func:`~richout.models.diagnostics.
+    findings_of`), which builds one record per finding over its own input."""
+    if code_map is not None and code_map.text is not text and code_map.text != text:
+        code_map = None
+    if "[[" not in text:
+        # No tag: the result parse_directives gives (an empty text has no edits either).
+        if not text:
+            return Directives.explained(text="")
+        code = StageCode(text, code_map)
+        out, patch = normalize_boundaries(text, code.in_code, code.owns_tail)
+        return Directives.explained(text=out, edits=edit_records(patch))
+    sink = Sink(text, strip_audio, strip_reply, True)
+    run = TagStages(text, StageCode(text, code_map), sink, strip_audio, strip_reply)
+    outputs = run.outputs(current_message_id)
+    spans, edits = run.spans_and_edits()
+    return deferred(Directives, run.findings(outputs, current_message_id), spans, edits, **outputs)
 
 
 class TagStages:
@@ -149,9 +175,15 @@ class TagStages:
 
     def explained(self, outputs: dict[str, Any], current_message_id: str | None) -> Directives:
         """The eager result: every finding, the tag spans and the composed edits."""
-        audio, replies = self.audio, self.replies
         findings = self.findings(outputs, current_message_id)
+        spans, edits = self.spans_and_edits()
+        return Directives.explained(
+            **outputs, diagnostics=findings.build(), spans=spans, edits=edits
+        )
 
+    def spans_and_edits(self) -> tuple[list[Span], list[EditRecord]]:
+        """The tag spans (input offsets, in order) and the composed edits."""
+        audio, replies = self.audio, self.replies
         # Spans and records hold values computed here: built without validation per record.
         spans = [Span.trusted(kind="audio_tag", start=s, end=e) for s, e in audio]
         spans.extend(
@@ -165,9 +197,4 @@ class TagStages:
             patch = compose(patch, self.patch2, self.text2)
         if self.patch3:
             patch = compose(patch, self.patch3, self.text3)
-        return Directives.explained(
-            **outputs,
-            diagnostics=findings.build(),
-            spans=spans,
-            edits=edit_records(patch),
-        )
+        return spans, edit_records(patch)

@@ -24,6 +24,7 @@ from richout.models.diagnostics import Diagnostics
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives, untagged_text
+from richout.tags.pipeline import stage_tags
 from richout.text.chars import JS_WS_CLASS, js_rtrim
 from richout.views.render_stages import render_explanation, render_outputs
 
@@ -88,7 +89,11 @@ def render_reply(
     else:
         embeds = extract_embeds(text, explain=explain)
         media = split_for_views(embeds.text, profile=prof, explain=explain, policy=policy)
-        tags = parse_directives(media.text, profile=prof, explain=explain)
+        if explain and not prof.normalize_rewritten_whitespace:
+            # The findings stay tuples until the view's explanation builds its records.
+            tags = stage_tags(media.text, strip_audio=True, strip_reply=True)
+        else:
+            tags = parse_directives(media.text, profile=prof, explain=explain)
         outputs = render_outputs(embeds, media, tags)
         if explain:
             explanation = render_explanation(text, embeds, media, tags)

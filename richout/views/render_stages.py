@@ -24,7 +24,7 @@ from richout.models import (
     Span,
 )
 from richout.models.attachments import Attachment, describe
-from richout.models.diagnostics import Diagnostics
+from richout.models.diagnostics import Diagnostics, edits_of, findings_of, spans_of
 from richout.models.lossless import edit_records
 from richout.text.patch import Edit, compose, offset_mapper
 
@@ -85,20 +85,32 @@ def _add_mapped(
 def _union(
     text: str,
     first: list[Diagnostic],
-    *later: tuple[list[Diagnostic], Sequence[Edit], Callable[[int], int]],
+    *later: tuple[MediaSplit | Directives, Sequence[Edit], Callable[[int], int]],
 ) -> list[Diagnostic]:
-    """The steps' diagnostics over the input, sorted and de-duplicated."""
-    flooded = [(found, patch) for found, patch, _ in later if found]
-    if not first and len(flooded) == 1 and not flooded[0][1]:
+    """The steps' diagnostics over the input, sorted and de-duplicated.
+
+    A step's findings not yet made records (:func:`~richout.models.diagnostics.findings_of`)
+    are added as tuples, so each finding becomes one record, here.
+    """
+    steps = [(findings_of(result), result, patch, to_input) for result, patch, to_input in later]
+    spoke = [
+        (result, patch)
+        for found, result, patch, _ in steps
+        if (found if found is not None else result.diagnostics)
+    ]
+    if not first and len(spoke) == 1 and not spoke[0][1]:
         # One step spoke and nothing before it moved text: its records are already over the
         # input, sorted and de-duplicated. Rebuilding 500k of them would double the cost.
-        return list(flooded[0][0])
-    if not flooded:
+        return list(spoke[0][0].diagnostics)
+    if not spoke:
         return list(first)
     diags = Diagnostics(text)
     diags.extend(first)
-    for found, _patch, to_input in later:
-        _add_mapped(diags, found, to_input)
+    for found, result, _patch, to_input in steps:
+        if found is None:
+            _add_mapped(diags, result.diagnostics, to_input)
+        else:
+            diags.extend_records(found, to_input)
     return diags.build()
 
 
@@ -144,18 +156,18 @@ def render_explanation(
 ) -> dict[str, Any]:
     """Diagnostics, spans and edits over the input: each layer's, mapped through the earlier."""
     p_embeds = _patch(embeds.edits)
-    p_media = compose(p_embeds, _patch(media.edits), embeds.text)
-    p_all = compose(p_media, _patch(tags.edits), media.text)
+    p_media = compose(p_embeds, _patch(edits_of(media)), embeds.text)
+    p_all = compose(p_media, _patch(edits_of(tags)), media.text)
     diagnostics = _union(
         text,
         embeds.diagnostics,
-        (media.diagnostics, p_embeds, offset_mapper(p_embeds)),
-        (tags.diagnostics, p_media, offset_mapper(p_media)),
+        (media, p_embeds, offset_mapper(p_embeds)),
+        (tags, p_media, offset_mapper(p_media)),
     )
     spans = [
         *embeds.spans,
-        *_mapped_spans(media.spans, p_embeds),
-        *_mapped_spans(tags.spans, p_media),
+        *_mapped_spans(spans_of(media), p_embeds),
+        *_mapped_spans(spans_of(tags), p_media),
     ]
     spans.sort(key=lambda s: (s.start, s.end))
     return {"diagnostics": diagnostics, "spans": spans, "edits": edit_records(p_all)}

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from richout.embed.parse import embeds_for_delivery_diagnostics
-from richout.models import Diagnostic, EditRecord, Span, SpanKind
-from richout.models.diagnostics import Diagnostics
+from richout.models import Diagnostic, Directives, EditRecord, MediaSplit, Span, SpanKind
+from richout.models.diagnostics import Diagnostics, Finding, edits_of, findings_of, spans_of
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
 from richout.text.patch import Edit, Patch, compose, offset_mapper
@@ -114,6 +114,49 @@ def _without_malformed_at(
     return out
 
 
+def _findings_without_malformed_at(
+    found: list[Finding],
+    starts: frozenset[int],
+    to_input: Callable[[int], int] | None = None,
+) -> list[Finding]:
+    """:func:`_without_malformed_at` for findings as tuples."""
+    if not starts:
+        return found
+    out = []
+    for f in found:
+        if f[1] == "tag.malformed":
+            at = to_input(f[0]) if to_input is not None else f[0]
+            if at in starts:
+                continue
+        out.append(f)
+    return out
+
+
+def _add_stage(
+    diags: Diagnostics,
+    result: MediaSplit | Directives,
+    starts: frozenset[int],
+    to_input: Callable[[int], int] | None = None,
+    drop: frozenset[str] = frozenset(),
+) -> None:
+    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``."""
+    found = findings_of(result)
+    if found is None:
+        diags.extend(
+            (
+                d
+                for d in _without_malformed_at(result.diagnostics, starts, to_input)
+                if d.code not in drop
+            ),
+            to_input,
+        )
+        return
+    kept = _findings_without_malformed_at(found, starts, to_input)
+    if drop:
+        kept = [f for f in kept if f[1] not in drop]
+    diags.extend_records(kept, to_input)
+
+
 def _reference_span(
     text: str, spans: Sequence[Span], index: int, ref: str
 ) -> tuple[int, int] | None:
@@ -135,9 +178,9 @@ def _tagged_text(st: Stages) -> str:
 def _patch(text: str, st: Stages) -> tuple[Patch, Patch, Patch]:
     """The media patch, media + reply tags, and the whole composed patch over ``text``."""
     t1 = st.split.text
-    p1 = _as_patch(st.split.edits)
+    p1 = _as_patch(edits_of(st.split))
     d = st.directives
-    p2 = _as_patch(d.edits) if d is not None and d.has_reply_tag else []
+    p2 = _as_patch(edits_of(d)) if d is not None and d.has_reply_tag else []
     t2 = _tagged_text(st)
     p12 = compose(p1, p2, t1)
     whole = compose(p12, st.strip.patch, t2)
@@ -158,17 +201,13 @@ def _stage_findings(
     )
     directives = st.directives
     if directives is None:
-        diags.extend(_without_malformed_at(st.split.diagnostics, stripped_at))
+        _add_stage(diags, st.split, stripped_at)
         return
-    diags.extend(
-        d
-        for d in _without_malformed_at(st.split.diagnostics, stripped_at)
-        if d.code not in _RECOMPUTED_BY_REPLY_STAGE
-    )
+    _add_stage(diags, st.split, stripped_at, drop=_RECOMPUTED_BY_REPLY_STAGE)
     from_t1 = offset_mapper(p1)
-    diags.extend(_without_malformed_at(directives.diagnostics, stripped_at, from_t1), from_t1)
+    _add_stage(diags, directives, stripped_at, from_t1)
     if directives.has_reply_tag:
-        for s in directives.spans:
+        for s in spans_of(directives):
             if s.kind == "reply_tag":
                 a, b = _map_span(from_t1, s.start, s.end)
                 spans.append(Span.trusted(kind=s.kind, start=a, end=b, value=s.value))
@@ -179,7 +218,7 @@ def _delivery_findings(diags: Diagnostics, text: str, st: Stages, silent_token: 
     split = st.split
     for i, (ref, path) in enumerate(zip(split.media_urls, st.media_urls, strict=True)):
         if ref != path:
-            where = _reference_span(text, split.spans, i, ref) or (0, len(text))
+            where = _reference_span(text, spans_of(split), i, ref) or (0, len(text))
             diags.add(
                 "reply.file_url_converted",
                 "info",
@@ -217,7 +256,7 @@ def explain_reply(
     """Diagnostics, spans (input offsets, in order) and edits of one delivery-view reading."""
     p1, p12, whole = _patch(text, st)
     diags = Diagnostics(text)
-    spans = list(st.split.spans)
+    spans = list(spans_of(st.split))
     _stage_findings(diags, spans, st, p1, p12)
     if st.strip.removed:
         t2 = (

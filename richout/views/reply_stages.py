@@ -16,6 +16,7 @@ from typing import Any
 from richout.models import Directives, MediaSplit
 from richout.policy.fileurl import file_url_to_path
 from richout.tags.parse import parse_directives
+from richout.tags.pipeline import stage_tags
 from richout.tags.scan import REPLY_HEAD
 from richout.tags.silent import SilentRule, silent_rule
 from richout.views.delivery_strip import Strip, strip_for_delivery
@@ -51,7 +52,15 @@ def reply_tags(text: str, current_message_id: str | None, explain: bool) -> Dire
     """The reply stage over the split text: reply tags read and removed, or None (no ``[[``)."""
     # The stage reads tags only at REPLY_HEAD matches; without one it finds none and every
     # output it gives is the default (explanations still run it).
-    if has_double_bracket(text) and (explain or REPLY_HEAD.search(text) is not None):
+    if not has_double_bracket(text):
+        return None
+    if explain:
+        # Profile next (the release has its own pipeline); the findings stay tuples until
+        # the delivery view's explanation builds its records.
+        return stage_tags(
+            text, strip_audio=False, strip_reply=True, current_message_id=current_message_id
+        )
+    if REPLY_HEAD.search(text) is not None:
         return parse_directives(
             text,
             current_message_id=current_message_id,
