@@ -265,12 +265,18 @@ class Walker:
             if text:
                 segs.append(("text", text))
             payload = raw[ps:le]
+            # Spans are frozen and every span of this line covers the directive, so one
+            # record serves each repeat of a reference (a payload of 500k equal tokens).
+            line_spans: dict[str, Span] = {}
             for item in res.accepted:
                 walk.media.append(item.value)
                 if self.explain:
-                    walk.spans.append(
-                        Span.trusted(kind="media", start=ms, end=le, value=item.value)
-                    )
+                    span = line_spans.get(item.value)
+                    if span is None:
+                        span = line_spans[item.value] = Span.trusted(
+                            kind="media", start=ms, end=le, value=item.value
+                        )
+                    walk.spans.append(span)
                 segs.append(("media", item.value))
             cleaned = collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
         elif res.looks_local or res.counted:

@@ -55,12 +55,17 @@ def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
     to_input = offset_mapper(patch)
     end = _end_mapper(to_input)
     # Offsets are plain ints computed here: skip re-validation, which dominates on 100k spans.
-    return [
-        Span.model_construct(
-            kind=s.kind, start=to_input(s.start), end=end(s.start, s.end), value=s.value
-        )
-        for s in spans
-    ]
+    # A span record a step shared between equal spans (frozen) maps to one shared record.
+    mapped: dict[int, Span] = {}
+    out: list[Span] = []
+    for s in spans:
+        m = mapped.get(id(s))
+        if m is None:
+            m = mapped[id(s)] = Span.model_construct(
+                kind=s.kind, start=to_input(s.start), end=end(s.start, s.end), value=s.value
+            )
+        out.append(m)
+    return out
 
 
 def _add_mapped(
