@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
@@ -21,6 +22,7 @@ from richout.media.pipeline import tag_pass_shortcut
 from richout.media.segments import _drop_ws_only_lines
 from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
+from richout.tags.pipeline import TagStages
 from richout.text.chars import JS_WS
 
 _PIECES = [
@@ -262,3 +264,77 @@ def test_plain_https_check_on_the_hostile_tables() -> None:
     # The lexical check answers for the plain URLs it was built for.
     assert _plain_https_ok("https://cdn.example.com/a/b.png?x=1#y", True)
     assert not _plain_https_ok("https://example.com:443/a.png", True)
+
+
+# The view's tag layer reuses the reply tags the split's tag pass read (TagStages.reusing)
+# when the split's text is the text that pass read, less leading line breaks and trailing
+# whitespace. The generator favours what decides: reply tags with a MEDIA: line or an audio
+# tag (so the split's pass reads them), and breaks, blanks, indentation and code markers at
+# both ends.
+_REUSE_PIECES = [
+    "[[reply_to_current]]",
+    "[[reply_to:abc]]",
+    "[[ reply_to : 7 ]]",
+    "[[audio_as_voice]]",
+    "\nMEDIA: https://example.com/a.png\n",
+    "MEDIA:./b.png",
+    "\n",
+    "\n\n",
+    "\r\n",
+    " ",
+    "\t",
+    "    ",
+    "\u00a0",
+    "\u3000",
+    "- ",
+    "> ",
+    "`",
+    "```",
+    "~~~",
+    "word",
+    "[[",
+]
+_REUSE_TEXT = st.lists(st.sampled_from(_REUSE_PIECES), min_size=1, max_size=16).map("".join)
+
+
+@pytest.mark.pure_python(why="replaces TagStages.reusing, a compiled class's method")
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_REUSE_TEXT)
+def test_views_reusing_the_split_tag_reading_equal_reading_afresh(text: str) -> None:
+    reused = (
+        _outputs(richout.parse_reply(text, current_message_id="m1"), _REPLY_OUT),
+        _outputs(richout.render_reply(text), _RENDER_OUT),
+    )
+    real = TagStages.reusing
+    try:
+        TagStages.reusing = classmethod(lambda cls, *a: None)  # type: ignore[assignment,method-assign]
+        afresh = (
+            _outputs(richout.parse_reply(text, current_message_id="m1"), _REPLY_OUT),
+            _outputs(richout.render_reply(text), _RENDER_OUT),
+        )
+    finally:
+        TagStages.reusing = real  # type: ignore[method-assign]
+    assert reused == afresh, text
+
+
+@pytest.mark.pure_python(why="counts calls of TagStages.reusing, a compiled class's method")
+def test_the_reuse_is_taken_on_a_reply_with_a_tag_and_a_media_line() -> None:
+    """Not vacuous: the common reply shape goes through the reuse (and the reading is once)."""
+    taken: list[bool] = []
+    real = TagStages.reusing.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[TagStages], *args: Any) -> TagStages | None:
+        run = real(cls, *args)
+        taken.append(run is not None)
+        return run
+
+    TagStages.reusing = classmethod(counting)  # type: ignore[assignment,method-assign]
+    try:
+        text = "[[reply_to_current]] Here is the chart.\n\nMEDIA:https://example.com/a.png\n"
+        reply = richout.parse_reply(text, current_message_id="m1")
+        rendered = richout.render_reply(text)
+    finally:
+        TagStages.reusing = classmethod(real)  # type: ignore[method-assign]
+    assert taken == [True, True]
+    assert reply.text == rendered.text == "Here is the chart."
+    assert reply.reply_to_id == "m1" and reply.media_urls == ["https://example.com/a.png"]

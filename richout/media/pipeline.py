@@ -37,8 +37,9 @@ from richout.policy import Policy
 from richout.profiles import Profile
 from richout.tags.close import normalize_boundaries
 from richout.tags.code import StageCode
+from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives
-from richout.tags.pipeline import stage_tags
+from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
 from richout.text.chars import js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
@@ -117,13 +118,16 @@ def run_split(
     explainer: Callable[[], MediaSplit],
     segments: bool = True,
     defer: bool = False,
+    tag_runs: list[TagStages] | None = None,
 ) -> MediaSplit:
     """The §3 split of ``text``; a lazy result keeps ``explainer`` (this call again with
     ``explain=True``). ``preserve`` skips the trims of the input's and the result's end, as
     upstream's ``preserveTrailingWhitespace`` does (the text is then walked as given).
     ``segments=False`` leaves the segments of a result without explanation empty.
     ``defer``: an explained walked result leaves its findings to the caller's stage
-    (:func:`~richout.models.diagnostics.findings_of`); for the views' own use."""
+    (:func:`~richout.models.diagnostics.findings_of`); ``tag_runs`` receives the tag pass's
+    stages when it ran without explanations (:meth:`TagStages.reusing`); both for the views'
+    own use."""
     raw = text if preserve else js_rtrim(text)
     if not raw or (preserve and not js_trim(raw)):
         blank = raw if preserve else ""
@@ -157,6 +161,7 @@ def run_split(
         explainer=explainer,
         segments=segments,
         defer=defer,
+        tag_runs=tag_runs,
     )
 
 
@@ -170,6 +175,7 @@ def _walked_split(
     explainer: Callable[[], MediaSplit],
     segments: bool,
     defer: bool,
+    tag_runs: list[TagStages] | None,
 ) -> MediaSplit:
     """§3 steps 4-6 for a reply with a trigger: the walk, the text it leaves, the tag pass
     (TAGS.md, audio tags only), the trims and the segments (§12); the explanation when asked.
@@ -182,10 +188,12 @@ def _walked_split(
     # nothing the pass computes would reach the outputs.
     walked = bool(walk.media) or walk.consumed
     tagged = visible
+    audio = False
     directives: Directives | None = None
     if audio_on and (explain or "[[" in visible or walked):
-        tagged, directives = _read_tags(visible, walker, walked, preserve, explain)
-    audio = directives is not None and directives.audio_as_voice
+        tagged, audio, directives = _read_tags(
+            visible, walker, walked, preserve, explain, tag_runs=tag_runs
+        )
     final = tagged if preserve else js_rtrim(tagged)
 
     media = walk.media
@@ -239,21 +247,38 @@ def _walked_split(
 
 
 def _read_tags(
-    visible: str, walker: Walker, walked: bool, preserve: bool, explain: bool
-) -> tuple[str, Directives | None]:
-    """The tag pass over the walked text: the text it leaves, and what it read (None when
-    :func:`tag_pass_shortcut` answered for it, so no tag was read).
+    visible: str,
+    walker: Walker,
+    walked: bool,
+    preserve: bool,
+    explain: bool,
+    *,
+    tag_runs: list[TagStages] | None,
+) -> tuple[str, bool, Directives | None]:
+    """The tag pass over the walked text: the text it leaves, the audio flag, and the
+    explained result (None without explanations, or when :func:`tag_pass_shortcut`
+    answered for it).
 
     With ``preserve`` the tags are read in the text before its trailing whitespace, which
     then ends the result unchanged.
     """
     core = js_rtrim(visible) if preserve else visible
     cmap = walker.code_map_if_built() if core == walker.raw else None
+    release = walker.profile.normalize_rewritten_whitespace
     if not explain:
         shortcut = tag_pass_shortcut(core, walked, cmap, walker.profile)
         if shortcut is not None:
-            return shortcut + visible[len(core) :], None
-    if explain and not walker.profile.normalize_rewritten_whitespace:
+            return shortcut + visible[len(core) :], False, None
+        if not release:
+            # Profile next with "[[" in core (else the shortcut answered): the stages run
+            # directly, and a view's tag layer may reuse their reading (TagStages.reusing).
+            run = TagStages(
+                core, StageCode(core, cmap), Sink(core, True, False, False), True, False
+            )
+            if tag_runs is not None:
+                tag_runs.append(run)
+            return run.final + visible[len(core) :], bool(run.audio), None
+    if explain and not release:
         # The explanation below reads the findings as tuples: no record per finding here.
         directives = stage_tags(core, strip_audio=True, strip_reply=False, code_map=cmap)
     else:
@@ -265,7 +290,7 @@ def _read_tags(
             code_map=cmap,
             profile=walker.profile,
         )
-    return directives.text + visible[len(core) :], directives
+    return directives.text + visible[len(core) :], directives.audio_as_voice, directives
 
 
 def _explained_as_is(

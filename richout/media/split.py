@@ -27,6 +27,7 @@ from richout.media.pipeline import has_media_token, run_split
 from richout.models import MediaSplit, rerun
 from richout.policy import Policy, strip_file_prefix
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
+from richout.tags.pipeline import TagStages
 from richout.text.chars import js_trim
 
 __all__ = ["has_media_token", "split_for_views", "split_media"]
@@ -137,12 +138,15 @@ def split_for_views(
     profile: Profile,
     explain: bool,
     policy: Policy | None,
+    tag_runs: list[TagStages] | None = None,
 ) -> MediaSplit:
     """:func:`split_media` for ``parse_reply`` and ``render_reply``, which checked ``text``,
     the flags and the profile themselves and never read ``segments``: without ``explain``
     the result's segments are left empty instead of being built (text, media, flags and the
     explanation are those of :func:`split_media`). An explained result leaves its findings
-    to the view's explanation (:func:`~richout.models.diagnostics.findings_of`)."""
+    to the view's explanation (:func:`~richout.models.diagnostics.findings_of`); a tag pass
+    run without explanations is appended to ``tag_runs``, for the view's own tag layer to
+    reuse (:meth:`~richout.tags.pipeline.TagStages.reusing`)."""
     _require_policy(policy)
     explainer = rerun(
         split_media,
@@ -167,4 +171,5 @@ def split_for_views(
         explainer=explainer,
         segments=False,
         defer=True,
+        tag_runs=tag_runs,
     )

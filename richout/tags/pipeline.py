@@ -13,6 +13,7 @@ raise ``TypeError`` for a wrongly typed argument, where richout's contract is
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from richout.markdown.codemap import CodeMap
@@ -22,12 +23,15 @@ from richout.models.lossless import edit_records
 from richout.tags.close import close_sites, normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.explain import OffsetMap, Sink, explain_precedence, identity, unknown_stage
-from richout.tags.scan import ReplyTagReader
-from richout.tags.stages import audio_stage, reply_stage
+from richout.tags.scan import AUDIO_HEAD, ReplyTagReader
+from richout.tags.stages import FoundReply, audio_stage, reply_stage
 from richout.text.chars import js_trim
 from richout.text.patch import Patch, compose, offset_mapper
 
 __all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags"]
+
+#: What §5.1 removes first (richout.tags.close): the line breaks that open the text.
+_LEADING_LINE_BREAKS = re.compile(r"(?:\r?\n)*")
 
 
 class PartTags(NamedTuple):
@@ -113,8 +117,16 @@ class TagStages:
     )
 
     def __init__(
-        self, text: str, code1: StageCode, sink: Sink, strip_audio: bool, strip_reply: bool
+        self,
+        text: str,
+        code1: StageCode,
+        sink: Sink,
+        strip_audio: bool,
+        strip_reply: bool,
+        *,
+        replies: list[FoundReply] | None = None,
     ) -> None:
+        """``replies``: the reply stage's reading, given only by :meth:`reusing`."""
         self.text = text
         self.sink = sink
         self.audio = audio = audio_stage(text, code1, sink)
@@ -127,8 +139,9 @@ class TagStages:
             text2, patch1, code2, to_input = text, [], code1, identity
         self.text2, self.patch1, self.code2, self.to_input = text2, patch1, code2, to_input
 
-        reader = ReplyTagReader(text2)
-        self.replies = replies = reply_stage(text2, code2, sink, to_input, reader)
+        if replies is None:
+            replies = reply_stage(text2, code2, sink, to_input, ReplyTagReader(text2))
+        self.replies = replies
         if strip_reply and replies:
             text3, patch2 = close_sites(text2, [(r.start, r.end) for r in replies])
             code3 = StageCode(text3)
@@ -140,6 +153,44 @@ class TagStages:
             self.final, self.patch3 = normalize_boundaries(text3, code3.in_code, code3.owns_tail)
         else:
             self.final, self.patch3 = text3, []
+
+    @classmethod
+    def reusing(
+        cls, prior: TagStages | None, text: str, strip_audio: bool, strip_reply: bool
+    ) -> TagStages | None:
+        """The stages over ``text`` without explanations, reusing the reply tags ``prior``
+        read, when ``text`` is the text ``prior``'s reply stage read, trimmed at most; else
+        None.
+
+        A view's tag layer reads the split's text, which is the text the split's own tag
+        pass read reply tags in, less the leading line breaks and trailing whitespace that
+        §5.1 and the split's trims removed. Neither can change which tags are complete (a
+        tag holds non-whitespace) or which code regions hold them (blank lines before a
+        document and whitespace after its last character end no block and close no span);
+        the leading blank §5.1 may also remove can (it shifts the first line's indentation),
+        so a text trimmed that way is read afresh. Without explanations the sink records
+        nothing, so the same tags are found (``tests/test_fastpaths.py`` compares the views
+        with and without reuse). ``text`` must hold ``[[`` (parse_directives treats a text
+        without one apart), and when audio tags are to be stripped it must hold no audio
+        head: removing one would change the text the reply stage reads.
+        """
+        if prior is None or "[[" not in text:
+            return None
+        if strip_audio and AUDIO_HEAD.search(text) is not None:
+            return None
+        shift = _trimmed_from(prior.text2, text)
+        if shift < 0:
+            return None
+        code = prior.code2 if shift == 0 and len(text) == len(prior.text2) else StageCode(text)
+        sink = Sink(text, strip_audio, strip_reply, False)
+        return cls(
+            text,
+            code,
+            sink,
+            strip_audio,
+            strip_reply,
+            replies=[r.at_stage(shift) for r in prior.replies],
+        )
 
     def outputs(self, current_message_id: str | None) -> dict[str, Any]:
         """The output fields; §2.3: the last explicit id wins, else the current message."""
@@ -198,3 +249,15 @@ class TagStages:
         if self.patch3:
             patch = compose(patch, self.patch3, self.text3)
         return spans, edit_records(patch)
+
+
+def _trimmed_from(read: str, text: str) -> int:
+    """Where ``text`` starts in ``read`` when it is ``read`` less leading line breaks and
+    trailing JavaScript whitespace (:meth:`TagStages.reusing`); -1 when it is not."""
+    if read is text:
+        return 0
+    m = _LEADING_LINE_BREAKS.match(read)
+    for start in (0, m.end() if m is not None else 0):
+        if read.startswith(text, start) and not js_trim(read[start + len(text) :]):
+            return start
+    return -1

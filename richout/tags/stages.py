@@ -50,6 +50,12 @@ class FoundReply:
         self.in_end = in_end
         self.id = id_
 
+    def at_stage(self, shift: int) -> FoundReply:
+        """This tag in a text that is the stage text less its first ``shift`` characters,
+        with those offsets as input offsets (a run over that text)."""
+        start, end = self.start - shift, self.end - shift
+        return FoundReply(TagMatch(start, end, self.kind), start, end, self.id)
+
 
 def audio_stage(text: str, code: StageCode, sink: Sink) -> list[tuple[int, int]]:
     """§4.1: audio tags outside code, left to right, non-overlapping."""

@@ -17,6 +17,7 @@ from richout.embed.parse import extract_embeds
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
 from richout.models import (
+    Directives,
     RenderedReply,
     rerun,
 )
@@ -24,7 +25,7 @@ from richout.models.diagnostics import Diagnostics
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives, untagged_text
-from richout.tags.pipeline import stage_tags
+from richout.tags.pipeline import TagStages, stage_tags
 from richout.text.chars import JS_WS_CLASS, js_rtrim
 from richout.views.render_stages import render_explanation, render_outputs
 
@@ -35,6 +36,26 @@ _ASSISTANT = "assistant"
 # has no "\n", so each line start scans only its own line: linear overall.
 _EMBED_OPENER = re.compile(r"\[[Ee][Mm][Bb][Ee][Dd]")
 _MEDIA_LINE = re.compile("(?m)^[" + JS_WS_CLASS.replace(r"\n", "") + r"]*[Mm][Ee][Dd][Ii][Aa]:")
+
+
+def _tag_layer(text: str, prof: Profile, explain: bool, prior: TagStages | None) -> Directives:
+    """The tag layer over the split text (EMBED.md §9.1): parse_directives, stripping both kinds.
+
+    Explained under profile next, the findings stay tuples until the view's explanation
+    builds its records; without explanations, the reply tags the split's tag pass read in
+    this very text are reused (:meth:`TagStages.reusing`).
+    """
+    if prof.normalize_rewritten_whitespace:
+        return parse_directives(text, profile=prof, explain=explain)
+    if explain:
+        return stage_tags(text, strip_audio=True, strip_reply=True)
+    run = TagStages.reusing(prior, text, True, True)
+    if run is None:
+        return parse_directives(text, profile=prof)
+    # parse_directives' own lazy result; its explainer is never read inside the view.
+    return Directives.lazy(
+        rerun(parse_directives, text, profile=prof, explain=True), **run.outputs(None)
+    )
 
 
 def _not_assistant(text: str, role: str) -> RenderedReply:
@@ -88,12 +109,11 @@ def render_reply(
         outputs: dict[str, Any] = {"text": visible, "content": content}
     else:
         embeds = extract_embeds(text, explain=explain)
-        media = split_for_views(embeds.text, profile=prof, explain=explain, policy=policy)
-        if explain and not prof.normalize_rewritten_whitespace:
-            # The findings stay tuples until the view's explanation builds its records.
-            tags = stage_tags(media.text, strip_audio=True, strip_reply=True)
-        else:
-            tags = parse_directives(media.text, profile=prof, explain=explain)
+        tag_runs: list[TagStages] = []
+        media = split_for_views(
+            embeds.text, profile=prof, explain=explain, policy=policy, tag_runs=tag_runs
+        )
+        tags = _tag_layer(media.text, prof, explain, tag_runs[0] if tag_runs else None)
         outputs = render_outputs(embeds, media, tags)
         if explain:
             explanation = render_explanation(text, embeds, media, tags)

@@ -28,6 +28,7 @@ from richout.media.split import has_media_token, split_for_views
 from richout.models import Reply, rerun
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
+from richout.tags.pipeline import TagStages
 from richout.tags.silent import DEFAULT_TOKEN, silent_rule
 from richout.text.chars import js_rtrim
 from richout.views.release import release_reply
@@ -104,6 +105,7 @@ def parse_reply(
         silent = silent_rule(visible, silent_token) is not None
         outputs: dict[str, Any] = {"text": "" if silent else visible, "is_silent": silent}
     else:
+        tag_runs: list[TagStages] = []
         split = split_for_views(
             text,
             extract_markdown_images=extract_markdown_images,
@@ -112,8 +114,10 @@ def parse_reply(
             profile=prof,
             explain=explain,
             policy=policy,
+            tag_runs=tag_runs,
         )
-        stages = run_stages(split, current_message_id, silent_token, explain)
+        prior = tag_runs[0] if tag_runs else None
+        stages = run_stages(split, current_message_id, silent_token, explain, prior)
         outputs = reply_outputs(stages)
         if explain:
             diagnostics, spans, edits = explain_reply(text, stages, silent_token)

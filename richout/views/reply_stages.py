@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from richout.models import Directives, MediaSplit
+from richout.models import Directives, MediaSplit, rerun
 from richout.policy.fileurl import file_url_to_path
 from richout.tags.parse import parse_directives
-from richout.tags.pipeline import stage_tags
+from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import REPLY_HEAD
 from richout.tags.silent import SilentRule, silent_rule
 from richout.views.delivery_strip import Strip, strip_for_delivery
@@ -36,10 +36,15 @@ class Stages:
 
 
 def run_stages(
-    split: MediaSplit, current_message_id: str | None, silent_token: str, explain: bool
+    split: MediaSplit,
+    current_message_id: str | None,
+    silent_token: str,
+    explain: bool,
+    prior: TagStages | None = None,
 ) -> Stages:
-    """Stages 2-4 and §7.2 over the media split: reply tags, delivery strip, silent rule."""
-    directives = reply_tags(split.text, current_message_id, explain)
+    """Stages 2-4 and §7.2 over the media split: reply tags, delivery strip, silent rule.
+    ``prior``: the split's own tag pass, when it ran (its reading may be reused)."""
+    directives = reply_tags(split.text, current_message_id, explain, prior)
     t2 = directives.text if directives is not None and directives.has_reply_tag else split.text
     # Removing reply tags never creates a "[[", so a text without one needs no strip.
     strip = strip_for_delivery(t2) if has_double_bracket(split.text) else Strip(t2, [], ())
@@ -48,8 +53,14 @@ def run_stages(
     return Stages(split, directives, strip, rule, media_urls)
 
 
-def reply_tags(text: str, current_message_id: str | None, explain: bool) -> Directives | None:
-    """The reply stage over the split text: reply tags read and removed, or None (no ``[[``)."""
+def reply_tags(
+    text: str, current_message_id: str | None, explain: bool, prior: TagStages | None = None
+) -> Directives | None:
+    """The reply stage over the split text: reply tags read and removed, or None (no ``[[``).
+
+    Without explanations the reply tags the split's tag pass (``prior``) read are reused when
+    it read them in this very text (:meth:`TagStages.reusing`): the tags are read once.
+    """
     # The stage reads tags only at REPLY_HEAD matches; without one it finds none and every
     # output it gives is the default (explanations still run it).
     if not has_double_bracket(text):
@@ -60,15 +71,29 @@ def reply_tags(text: str, current_message_id: str | None, explain: bool) -> Dire
         return stage_tags(
             text, strip_audio=False, strip_reply=True, current_message_id=current_message_id
         )
-    if REPLY_HEAD.search(text) is not None:
-        return parse_directives(
-            text,
-            current_message_id=current_message_id,
-            strip_audio_tag=False,
-            strip_reply_tags=True,
-            explain=explain,
+    if REPLY_HEAD.search(text) is None:
+        return None
+    run = TagStages.reusing(prior, text, False, True)
+    if run is not None:
+        # parse_directives' own lazy result; its explainer is never read inside the view.
+        return Directives.lazy(
+            rerun(
+                parse_directives,
+                text,
+                current_message_id=current_message_id,
+                strip_audio_tag=False,
+                strip_reply_tags=True,
+                explain=True,
+            ),
+            **run.outputs(current_message_id),
         )
-    return None
+    return parse_directives(
+        text,
+        current_message_id=current_message_id,
+        strip_audio_tag=False,
+        strip_reply_tags=True,
+        explain=explain,
+    )
 
 
 def outputs(st: Stages) -> dict[str, Any]:
