@@ -11,6 +11,12 @@ evidence, ENVELOPE.md §4.1), and :meth:`BlockStreamer.finish` runs the final re
 :meth:`~richout.envelope.DeliveryLedger.finalize`, so media already streamed is not sent again
 and text already streamed is dropped.
 
+Until a block delivers text, each segment starts the message, so the delivery strip and the
+silent rules read it as they read the start of the whole reply. A segment that leaves no text
+alone (a refused ``MEDIA:`` line, a line of U+00A0) is held and read again, once, with the
+segment that first leaves text (or the last): whitespace it leaves may stay in the whole reply
+and keep a later malformed reply prefix from being at the start. Its media is sent at once.
+
 What is guaranteed, for a stream that completes with a reply ``parse_reply`` does not find
 silent (``tests/test_blocks.py`` checks it on random cuttings of generated replies):
 
