@@ -301,17 +301,20 @@ _REUSE_TEXT = st.lists(st.sampled_from(_REUSE_PIECES), min_size=1, max_size=16).
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_REUSE_TEXT)
 def test_views_reusing_the_split_tag_reading_equal_reading_afresh(text: str) -> None:
-    reused = (
-        _outputs(richout.parse_reply(text, current_message_id="m1"), _REPLY_OUT),
-        _outputs(richout.render_reply(text), _RENDER_OUT),
-    )
-    real = TagStages.reusing
-    try:
-        TagStages.reusing = classmethod(lambda cls, *a: None)  # type: ignore[assignment,method-assign]
-        afresh = (
+    def views() -> tuple[Any, ...]:
+        return (
             _outputs(richout.parse_reply(text, current_message_id="m1"), _REPLY_OUT),
             _outputs(richout.render_reply(text), _RENDER_OUT),
+            # Explained, the whole record: findings replayed from the split's recording.
+            richout.parse_reply(text, current_message_id="m1", explain=True).model_dump(),
+            richout.render_reply(text, explain=True).model_dump(),
         )
+
+    reused = views()
+    real = TagStages.reusing
+    try:
+        TagStages.reusing = classmethod(lambda cls, *a, **k: None)  # type: ignore[assignment,method-assign]
+        afresh = views()
     finally:
         TagStages.reusing = real  # type: ignore[method-assign]
     assert reused == afresh, text
@@ -323,8 +326,8 @@ def test_the_reuse_is_taken_on_a_reply_with_a_tag_and_a_media_line() -> None:
     taken: list[bool] = []
     real = TagStages.reusing.__func__  # type: ignore[attr-defined]
 
-    def counting(cls: type[TagStages], *args: Any) -> TagStages | None:
-        run = real(cls, *args)
+    def counting(cls: type[TagStages], *args: Any, **kwargs: Any) -> TagStages | None:
+        run = real(cls, *args, **kwargs)
         taken.append(run is not None)
         return run
 
@@ -333,8 +336,10 @@ def test_the_reuse_is_taken_on_a_reply_with_a_tag_and_a_media_line() -> None:
         text = "[[reply_to_current]] Here is the chart.\n\nMEDIA:https://example.com/a.png\n"
         reply = richout.parse_reply(text, current_message_id="m1")
         rendered = richout.render_reply(text)
+        richout.parse_reply(text, current_message_id="m1", explain=True)
+        richout.render_reply(text, explain=True)
     finally:
         TagStages.reusing = classmethod(real)  # type: ignore[method-assign]
-    assert taken == [True, True]
+    assert taken == [True, True, True, True]
     assert reply.text == rendered.text == "Here is the chart."
     assert reply.reply_to_id == "m1" and reply.media_urls == ["https://example.com/a.png"]

@@ -280,7 +280,9 @@ def _read_tags(
             return run.final + visible[len(core) :], bool(run.audio), None
     if explain and not release:
         # The explanation below reads the findings as tuples: no record per finding here.
-        directives = stage_tags(core, strip_audio=True, strip_reply=False, code_map=cmap)
+        directives = stage_tags(
+            core, strip_audio=True, strip_reply=False, code_map=cmap, tag_runs=tag_runs
+        )
     else:
         directives = parse_directives(
             core,

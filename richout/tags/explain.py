@@ -33,6 +33,7 @@ from richout.text.quote import SHOW_MAX, show
 __all__ = [
     "Ends",
     "OffsetMap",
+    "Recorder",
     "ReplySite",
     "Sink",
     "clip",
@@ -185,6 +186,58 @@ class Sink:
             start,
             end,
         )
+
+
+#: One reply-stage finding in stage offsets: what it is (the :class:`Sink` method), its range
+#: and that method's text arguments (unused ones are "").
+_Event = tuple[int, int, int, str, str, str]
+_IN_CODE, _MALFORMED, _ID_EMPTY, _ID_SANITIZED = 0, 1, 2, 3
+
+
+class Recorder(Sink):
+    """A :class:`Sink` for the reply stage that keeps its findings in stage offsets.
+
+    The reply stage reads one text; the sinks that want its findings differ in how stage
+    offsets map to their input and in the strip flags that word their messages. Run with
+    the identity map into a recorder, the stage is read once and :meth:`replay` hands the
+    same calls to each sink with its own map (``TagStages.reusing``: the split's tag pass
+    and a view's tag layer read the same text). Stage offsets are what the stage itself
+    passes when its map is the identity.
+    """
+
+    __slots__ = ("events",)
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text, False, False, True)
+        self.events: list[_Event] = []
+
+    def in_code(self, start: int, end: int, kind: TagKind, literal: str) -> None:
+        self.events.append((_IN_CODE, start, end, kind, literal, ""))
+
+    def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
+        self.events.append((_MALFORMED, start, end, construct, fix, reason))
+
+    def reply_id_empty(self, start: int, end: int, literal: str) -> None:
+        self.events.append((_ID_EMPTY, start, end, literal, "", ""))
+
+    def reply_id_sanitized(self, start: int, end: int, id_text: str, id_: str) -> None:
+        self.events.append((_ID_SANITIZED, start, end, id_text, id_, ""))
+
+    def replay(self, sink: Sink, to_input: OffsetMap) -> None:
+        """Make ``sink`` the calls the stage made here, ranges mapped as the stage maps them
+        (start through ``to_input``, end through :func:`end_in_input`), in the same order."""
+        for op, s, e, a, b, c in self.events:
+            start, end = to_input(s), end_in_input(to_input, s, e)
+            if op == _IN_CODE:
+                sink.in_code(start, end, "audio" if a == "audio" else "current", b)
+            elif op == _MALFORMED:
+                sink.malformed(start, end, a, b, c)
+            elif op == _ID_EMPTY:
+                sink.reply_id_empty(start, end, a)
+            else:
+                sink.reply_id_sanitized(start, end, a, b)
+        # The tags read outside code, which the stage claims directly.
+        sink.claimed.extend((to_input(s), end_in_input(to_input, s, e)) for s, e in self.claimed)
 
 
 def explain_reply_malformed(

@@ -22,7 +22,14 @@ from richout.models.diagnostics import Diagnostics, Finding, deferred
 from richout.models.lossless import edit_records
 from richout.tags.close import close_sites, normalize_boundaries
 from richout.tags.code import StageCode
-from richout.tags.explain import OffsetMap, Sink, explain_precedence, identity, unknown_stage
+from richout.tags.explain import (
+    OffsetMap,
+    Recorder,
+    Sink,
+    explain_precedence,
+    identity,
+    unknown_stage,
+)
 from richout.tags.scan import AUDIO_HEAD, ReplyTagReader
 from richout.tags.stages import FoundReply, audio_stage, reply_stage
 from richout.text.chars import js_trim
@@ -72,11 +79,13 @@ def stage_tags(
     strip_reply: bool,
     current_message_id: str | None = None,
     code_map: CodeMap | None = None,
+    tag_runs: list[TagStages] | None = None,
 ) -> Directives:
     """``parse_directives(text, explain=True)`` (profile ``next``) for a stage inside
     ``split_media``, ``parse_reply`` or ``render_reply``: the arguments are the pipeline's
     own, and the findings are left to the next stage (:func:`~richout.models.diagnostics.
-    findings_of`), which builds one record per finding over its own input."""
+    findings_of`), which builds one record per finding over its own input. The run is
+    appended to ``tag_runs`` (when given) for a view's tag layer to reuse."""
     if code_map is not None and code_map.text is not text and code_map.text != text:
         code_map = None
     if "[[" not in text:
@@ -88,9 +97,9 @@ def stage_tags(
         return Directives.explained(text=out, edits=edit_records(patch))
     sink = Sink(text, strip_audio, strip_reply, True)
     run = TagStages(text, StageCode(text, code_map), sink, strip_audio, strip_reply)
-    outputs = run.outputs(current_message_id)
-    spans, edits = run.spans_and_edits()
-    return deferred(Directives, run.findings(outputs, current_message_id), spans, edits, **outputs)
+    if tag_runs is not None:
+        tag_runs.append(run)
+    return run.deferred(current_message_id)
 
 
 class TagStages:
@@ -108,6 +117,7 @@ class TagStages:
         "patch1",
         "patch2",
         "patch3",
+        "recording",
         "replies",
         "sink",
         "text",
@@ -124,9 +134,11 @@ class TagStages:
         strip_audio: bool,
         strip_reply: bool,
         *,
-        replies: list[FoundReply] | None = None,
+        reuse: TagStages | None = None,
+        shift: int = 0,
     ) -> None:
-        """``replies``: the reply stage's reading, given only by :meth:`reusing`."""
+        """``reuse``, ``shift``: a run whose reply stage read this text's stage text with
+        ``shift`` more characters in front (given only by :meth:`reusing`)."""
         self.text = text
         self.sink = sink
         self.audio = audio = audio_stage(text, code1, sink)
@@ -139,9 +151,20 @@ class TagStages:
             text2, patch1, code2, to_input = text, [], code1, identity
         self.text2, self.patch1, self.code2, self.to_input = text2, patch1, code2, to_input
 
-        if replies is None:
+        self.recording: Recorder | None = None
+        if reuse is not None:
+            replies: list[FoundReply] = [r.at_stage(shift) for r in reuse.replies]
+            if reuse.recording is not None and sink.explain:
+                reuse.recording.replay(sink, _shifted(shift))
+        elif sink.explain:
+            # Read into a recorder and replayed: a view's tag layer may read this text again.
+            rec = self.recording = Recorder(text2)
+            found = reply_stage(text2, code2, rec, identity, ReplyTagReader(text2))
+            rec.replay(sink, to_input)
+            replies = found if to_input is identity else [r.mapped(to_input) for r in found]
+        else:
             replies = reply_stage(text2, code2, sink, to_input, ReplyTagReader(text2))
-        self.replies = replies
+        self.replies: list[FoundReply] = replies
         if strip_reply and replies:
             text3, patch2 = close_sites(text2, [(r.start, r.end) for r in replies])
             code3 = StageCode(text3)
@@ -156,11 +179,16 @@ class TagStages:
 
     @classmethod
     def reusing(
-        cls, prior: TagStages | None, text: str, strip_audio: bool, strip_reply: bool
+        cls,
+        prior: TagStages | None,
+        text: str,
+        strip_audio: bool,
+        strip_reply: bool,
+        explain: bool = False,
     ) -> TagStages | None:
-        """The stages over ``text`` without explanations, reusing the reply tags ``prior``
-        read, when ``text`` is the text ``prior``'s reply stage read, trimmed at most; else
-        None.
+        """The stages over ``text``, reusing the reply tags ``prior`` read (and, explaining,
+        what its reply stage recorded), when ``text`` is the text ``prior``'s reply stage
+        read, trimmed at most; else None.
 
         A view's tag layer reads the split's text, which is the text the split's own tag
         pass read reply tags in, less the leading line breaks and trailing whitespace that
@@ -168,13 +196,14 @@ class TagStages:
         tag holds non-whitespace) or which code regions hold them (blank lines before a
         document and whitespace after its last character end no block and close no span);
         the leading blank §5.1 may also remove can (it shifts the first line's indentation),
-        so a text trimmed that way is read afresh. Without explanations the sink records
-        nothing, so the same tags are found (``tests/test_fastpaths.py`` compares the views
-        with and without reuse). ``text`` must hold ``[[`` (parse_directives treats a text
+        so a text trimmed that way is read afresh. The same tags are then found, and the
+        same findings, which the recording replays into this run's sink with its own
+        wording (``tests/test_fastpaths.py`` compares the views with and without reuse,
+        explained and not). ``text`` must hold ``[[`` (parse_directives treats a text
         without one apart), and when audio tags are to be stripped it must hold no audio
         head: removing one would change the text the reply stage reads.
         """
-        if prior is None or "[[" not in text:
+        if prior is None or "[[" not in text or (explain and prior.recording is None):
             return None
         if strip_audio and AUDIO_HEAD.search(text) is not None:
             return None
@@ -182,15 +211,8 @@ class TagStages:
         if shift < 0:
             return None
         code = prior.code2 if shift == 0 and len(text) == len(prior.text2) else StageCode(text)
-        sink = Sink(text, strip_audio, strip_reply, False)
-        return cls(
-            text,
-            code,
-            sink,
-            strip_audio,
-            strip_reply,
-            replies=[r.at_stage(shift) for r in prior.replies],
-        )
+        sink = Sink(text, strip_audio, strip_reply, explain)
+        return cls(text, code, sink, strip_audio, strip_reply, reuse=prior, shift=shift)
 
     def outputs(self, current_message_id: str | None) -> dict[str, Any]:
         """The output fields; §2.3: the last explicit id wins, else the current message."""
@@ -232,6 +254,13 @@ class TagStages:
             **outputs, diagnostics=findings.build(), spans=spans, edits=edits
         )
 
+    def deferred(self, current_message_id: str | None) -> Directives:
+        """The explained result, its findings left to the next stage (:func:`stage_tags`)."""
+        outputs = self.outputs(current_message_id)
+        findings = self.findings(outputs, current_message_id)
+        spans, edits = self.spans_and_edits()
+        return deferred(Directives, findings, spans, edits, **outputs)
+
     def spans_and_edits(self) -> tuple[list[Span], list[EditRecord]]:
         """The tag spans (input offsets, in order) and the composed edits."""
         audio, replies = self.audio, self.replies
@@ -261,3 +290,10 @@ def _trimmed_from(read: str, text: str) -> int:
         if read.startswith(text, start) and not js_trim(read[start + len(text) :]):
             return start
     return -1
+
+
+def _shifted(shift: int) -> OffsetMap:
+    """Stage offsets of a run over a text ``shift`` characters longer in front -> this text."""
+    if shift == 0:
+        return identity
+    return lambda pos: pos - shift

@@ -50,6 +50,13 @@ class FoundReply:
         self.in_end = in_end
         self.id = id_
 
+    def mapped(self, to_input: OffsetMap) -> FoundReply:
+        """This tag with its stage offsets mapped to input offsets as the stage maps them."""
+        tag = TagMatch(self.start, self.end, self.kind)
+        return FoundReply(
+            tag, to_input(self.start), end_in_input(to_input, self.start, self.end), self.id
+        )
+
     def at_stage(self, shift: int) -> FoundReply:
         """This tag in a text that is the stage text less its first ``shift`` characters,
         with those offsets as input offsets (a run over that text)."""

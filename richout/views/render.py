@@ -41,13 +41,16 @@ _MEDIA_LINE = re.compile("(?m)^[" + JS_WS_CLASS.replace(r"\n", "") + r"]*[Mm][Ee
 def _tag_layer(text: str, prof: Profile, explain: bool, prior: TagStages | None) -> Directives:
     """The tag layer over the split text (EMBED.md §9.1): parse_directives, stripping both kinds.
 
-    Explained under profile next, the findings stay tuples until the view's explanation
-    builds its records; without explanations, the reply tags the split's tag pass read in
-    this very text are reused (:meth:`TagStages.reusing`).
+    Under profile next the reply tags the split's tag pass read in this very text are
+    reused (:meth:`TagStages.reusing`; explaining, with the findings it recorded), and an
+    explained result's findings stay tuples until the view's explanation builds its records.
     """
     if prof.normalize_rewritten_whitespace:
         return parse_directives(text, profile=prof, explain=explain)
     if explain:
+        reused = TagStages.reusing(prior, text, True, True, explain=True)
+        if reused is not None:
+            return reused.deferred(None)
         return stage_tags(text, strip_audio=True, strip_reply=True)
     run = TagStages.reusing(prior, text, True, True)
     if run is None:

@@ -58,8 +58,9 @@ def reply_tags(
 ) -> Directives | None:
     """The reply stage over the split text: reply tags read and removed, or None (no ``[[``).
 
-    Without explanations the reply tags the split's tag pass (``prior``) read are reused when
-    it read them in this very text (:meth:`TagStages.reusing`): the tags are read once.
+    The reply tags the split's tag pass (``prior``) read are reused when it read them in
+    this very text (:meth:`TagStages.reusing`; explaining, with the findings it recorded):
+    the tags are read once.
     """
     # The stage reads tags only at REPLY_HEAD matches; without one it finds none and every
     # output it gives is the default (explanations still run it).
@@ -68,6 +69,9 @@ def reply_tags(
     if explain:
         # Profile next (the release has its own pipeline); the findings stay tuples until
         # the delivery view's explanation builds its records.
+        reused = TagStages.reusing(prior, text, False, True, explain=True)
+        if reused is not None:
+            return reused.deferred(current_message_id)
         return stage_tags(
             text, strip_audio=False, strip_reply=True, current_message_id=current_message_id
         )
