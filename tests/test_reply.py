@@ -432,3 +432,34 @@ def test_tag_freed_from_code_by_an_earlier_removal_is_stripped_and_explained() -
     # The span of a finding made on trimmed text stops at the tag, not at the trimmed break.
     assert found["tag.in_code"] == "[[audio_as_voice]]"
     assert rebuild(reply) == text
+
+
+def _scheme_is_file_by_the_parser(ref: str) -> bool:
+    """The WHATWG scheme of ``ref`` is ``file`` (the oracle of the scheme pre-check)."""
+    from richout.policy.remote import whatwg_parse
+
+    parts = whatwg_parse(ref)
+    return parts is not None and parts.get("protocol") == "file:"
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *("f", "F", "file:", "FiLe:", "ile:", "\t", "\n", " ", "\x00", "\x1f"),
+                *("\x7f", "é", "/", "x", ":", "//", "tmp", "%2F", "https:", "ﬁle:"),
+            ]
+        ),
+        max_size=8,
+    ).map("".join)
+)
+def test_the_file_scheme_precheck_agrees_with_the_url_parser(ref: str) -> None:
+    """A reference the pre-check rules out never parses as a file: URL; one it lets through
+    converts exactly as the parser says."""
+    from richout.policy.fileurl import _has_file_scheme
+
+    if not _has_file_scheme(ref):
+        assert not _scheme_is_file_by_the_parser(ref), repr(ref)
+    elif _scheme_is_file_by_the_parser(ref):
+        assert ref.lstrip("".join(map(chr, range(33))))[:1] in ("f", "F")

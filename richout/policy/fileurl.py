@@ -17,6 +17,9 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 
 def _has_file_scheme(ref: str) -> bool:
     """Does the WHATWG parser see ``file:`` (it skips leading C0/space, drops tabs/newlines)?"""
+    first = ref[:1]
+    if first > " " and first not in "fF":
+        return False  # most references: nothing skipped, and no "f" to start the scheme
     n = len(ref)
     i = 0
     while i < n and ref[i] <= " ":

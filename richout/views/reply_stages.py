@@ -49,7 +49,14 @@ def run_stages(
     # Removing reply tags never creates a "[[", so a text without one needs no strip.
     strip = strip_for_delivery(t2) if has_double_bracket(split.text) else Strip(t2, [], ())
     rule = silent_rule(strip.text, silent_token)
-    media_urls = [file_url_to_path(ref) for ref in split.media_urls]
+    # One conversion per distinct reference (a payload can repeat one 500k times).
+    converted: dict[str, str] = {}
+    media_urls: list[str] = []
+    for ref in split.media_urls:
+        path = converted.get(ref)
+        if path is None:
+            path = converted[ref] = file_url_to_path(ref)
+        media_urls.append(path)
     return Stages(split, directives, strip, rule, media_urls)
 
 
