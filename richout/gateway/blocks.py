@@ -12,10 +12,13 @@ evidence, ENVELOPE.md §4.1), and :meth:`BlockStreamer.finish` runs the final re
 and text already streamed is dropped.
 
 Until a block delivers text, each segment starts the message, so the delivery strip and the
-silent rules read it as they read the start of the whole reply. A segment that leaves no text
-alone (a refused ``MEDIA:`` line, a line of U+00A0) is held and read again, once, with the
-segment that first leaves text (or the last): whitespace it leaves may stay in the whole reply
-and keep a later malformed reply prefix from being at the start. Its media is sent at once.
+silent rules read it as they read the start of the whole reply. What a start leaves can
+depend on what follows: whitespace it leaves (a line of U+00A0, a refused ``MEDIA:`` line's
+remains) may keep a later malformed reply prefix from being at the start, and a later
+consumed line makes the whole reply drop leading blank lines, which may put one there. So a
+start that leaves no text, or text a later line could change (read once more with a stand-in
+for such lines), is held and read again with what follows, its media sent at once. The held
+text is read again only when it has doubled (or at the end), so the cost stays linear.
 
 What is guaranteed, for a stream that completes with a reply ``parse_reply`` does not find
 silent (``tests/test_blocks.py`` checks it on random cuttings of generated replies):
@@ -59,6 +62,10 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 # TAGS.md §7.1 and the silent rules of §8) from reading the block as a message of its own.
 _GUARD = "x\n\n"
 _NO_WS = {ord(c): None for c in JS_WS}
+# Stands for what may follow the message start: a consumed MEDIA: line and recognised tags
+# (the split then drops leading blank lines, and section 5.1 trims the start), all removed, so
+# the text of a start that no later line can change is the same with it (BlockStreamer).
+_LATER = "\n\n[[reply_to_current]] [[audio_as_voice]]\nMEDIA:./richout-probe.png"
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,8 @@ class Block:
     audio_as_voice: bool
     #: The reply target so far (TAGS.md §2.3, with the streamer's ``current_message_id``).
     reply_to_id: str | None
-    #: Code points of the fed text this block covers.
+    #: Code points of the fed text this block adds. Blocks cover disjoint stretches; text held
+    #: from the message start (see the module) is delivered with a later block's text.
     raw_start: int
     raw_end: int
     #: :attr:`media_urls` as attachment facts (kind, source, voice;
@@ -171,9 +179,11 @@ class BlockStreamer:
         self._fence: tuple[str, int] | None = None
         self._open = False  # a "[[" after the last "]]" in the pending text
         self._first = True  # no text delivered yet
-        # Segments of the message start that left no text on their own: read again with the
-        # segment that first leaves text (or the last one), as the whole reply reads them.
+        # The message start not yet delivered as text (segments that left none, or whose
+        # text a later line could still change): read again with what follows.
         self._held: list[str] = []
+        self._held_len = 0
+        self._held_read = 0  # length of the held text when it was last read with a segment
         self._explicit: str | None = None
         self._current = False
         self._voice = False
@@ -333,21 +343,7 @@ class BlockStreamer:
         if not segment and not (last and self._held):
             return None
         if self._first:
-            # No text was delivered yet, so this text starts the message: the delivery strip
-            # and silent rules apply to it as they do to the whole reply.
-            reply = self._parse(segment)
-            if self._held and (last or js_trim(reply.text)):
-                # What the held segments left alone may stay in the whole reply, in front of
-                # this one (whitespace a later consumed line does not remove), so the text is
-                # read with them: a malformed reply prefix after it is then not at the start.
-                # Each segment joins the held text at most once, so the cost stays linear.
-                reply = self._parse("".join(self._held) + segment)
-                self._held = []
-            text = reply.text
-            if js_trim(text):
-                self._first = False
-            elif not last:
-                self._held.append(segment)
+            reply, text = self._read_start(segment, last)
         else:
             reply = self._parse(_GUARD + segment)
             text = js_ltrim(reply.text[1:]) if reply.text.startswith("x") else reply.text
@@ -378,6 +374,43 @@ class BlockStreamer:
             self.ledger.record_block({"mediaUrls": media})
         self._blocks.append(block)
         return block
+
+    def _read_start(self, segment: str, last: bool) -> tuple[Reply, str]:
+        """Read a segment while no text was delivered: it starts the message, so the delivery
+        strip and silent rules apply to it as they do to the whole reply.
+
+        What the message start leaves can depend on what follows: whitespace a segment
+        leaves may stay in front of a later malformed reply prefix (so it is not at the
+        start), and a later consumed line (a ``MEDIA:`` line, a tag) makes the whole reply
+        drop leading blank lines (so it is). Such a start is held and read again with what
+        follows; the returned text is empty while it is held, and the held start's media
+        is delivered at once. The held text is read again with a segment only when it has
+        at least doubled since it was last read (or at the end), so the cost stays linear.
+        """
+        alone = self._parse(segment)
+        held = self._held
+        if held and (last or (js_trim(alone.text) and self._held_len >= 2 * self._held_read)):
+            source = "".join(held) + segment
+            reply = self._parse(source)
+        elif held:
+            held.append(segment)
+            self._held_len += len(segment)
+            return alone, ""
+        else:
+            source, reply = segment, alone
+        text = reply.text
+        if js_trim(text) and (last or not self._may_change(source, text)):
+            self._first = False
+            self._held, self._held_len, self._held_read = [], 0, 0
+            return reply, text
+        if not last:
+            self._held, self._held_len, self._held_read = [source], len(source), len(source)
+        return reply, ""
+
+    def _may_change(self, start: str, text: str) -> bool:
+        """Could a later line change the text ``start`` leaves (beyond whitespace)?"""
+        probe = self._parse(start + _LATER).text
+        return squash(probe) != squash(text)
 
     def _target(self) -> str | None:
         if self._explicit is not None:
