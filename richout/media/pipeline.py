@@ -255,9 +255,9 @@ def _read_tags(
     *,
     tag_runs: list[TagStages] | None,
 ) -> tuple[str, bool, Directives | None]:
-    """The tag pass over the walked text: the text it leaves, the audio flag, and the
-    explained result (None without explanations, or when :func:`tag_pass_shortcut`
-    answered for it).
+    """The tag pass over the walked text: the text it leaves, the audio flag, and its
+    ``Directives`` result (None when :func:`tag_pass_shortcut` answered for it, or under
+    profile ``next`` without explanations, where the stages run directly).
 
     With ``preserve`` the tags are read in the text before its trailing whitespace, which
     then ends the result unchanged.

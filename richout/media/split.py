@@ -143,10 +143,11 @@ def split_for_views(
     """:func:`split_media` for ``parse_reply`` and ``render_reply``, which checked ``text``,
     the flags and the profile themselves and never read ``segments``: without ``explain``
     the result's segments are left empty instead of being built (text, media, flags and the
-    explanation are those of :func:`split_media`). An explained result leaves its findings
-    to the view's explanation (:func:`~richout.models.diagnostics.findings_of`); a tag pass
-    run without explanations is appended to ``tag_runs``, for the view's own tag layer to
-    reuse (:meth:`~richout.tags.pipeline.TagStages.reusing`)."""
+    explanation are those of :func:`split_media`). For the views' own use, never returned to
+    a caller: an explained result leaves its findings to the view's explanation
+    (:func:`~richout.models.diagnostics.findings_of`), and the split's tag pass is appended
+    to ``tag_runs`` for the view's tag layer to reuse
+    (:meth:`~richout.tags.pipeline.TagStages.reusing`)."""
     _require_policy(policy)
     explainer = rerun(
         split_media,
