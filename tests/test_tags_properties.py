@@ -499,7 +499,11 @@ markdown_texts = st.lists(st.sampled_from(_MARKDOWN), max_size=30).map("".join)
 
 @settings(max_examples=400, deadline=None)
 @given(text=markdown_texts, data=st.data())
-def test_stage_code_answers_like_the_full_parse(text: str, data: st.DataObject) -> None:
+# A blank line inside indented code, asked before the line break above it: the indentation
+# shortcut once called it certainly outside code (found by this test, 2026-12-02). With
+# ``data=None`` the odd positions are asked first.
+@example(text="    - \n\n\t`", data=None)
+def test_stage_code_answers_like_the_full_parse(text: str, data: st.DataObject | None) -> None:
     """The tag stages' code shortcuts never change an answer of the full parse."""
     full = CodeMap(text).full()
     # The code map promises sorted, disjoint regions; a fence that a container cuts short
@@ -507,7 +511,9 @@ def test_stage_code_answers_like_the_full_parse(text: str, data: st.DataObject) 
     regions = full.regions
     assume(all(a.end <= b.start for a, b in itertools.pairwise(regions)))
     positions = list(range(len(text)))
-    if data.draw(st.booleans(), label="shuffled"):
+    if data is None:
+        positions = positions[1::2] + positions[::2]
+    elif data.draw(st.booleans(), label="shuffled"):
         positions = data.draw(st.permutations(positions), label="order")
     code = StageCode(text)
     for pos in positions:

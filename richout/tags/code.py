@@ -135,7 +135,13 @@ class StageCode:
         else:
             lo = start
             lead = CONTAINERISH.match(text, start)
-            pos = max(pos, lead.end() if lead else start)
+            lead_end = lead.end() if lead else start
+            if lead_end >= len(text) or text[lead_end] in "\r\n":
+                # A blank line (after any container markers) belongs to whatever block
+                # surrounds it: indented code continues across it, so only the map can tell.
+                self._prefix = (start, lead_end, True)
+                return False
+            pos = max(pos, lead_end)
         piece = text[lo:pos]
         dirty = "\t" in piece or "    " in piece
         self._prefix = (start, pos, dirty)
