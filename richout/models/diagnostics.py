@@ -224,8 +224,13 @@ def deferred(
 
 def _pending(result: Explained) -> Deferred | None:
     """The :class:`Deferred` explainer of a result not yet explained, else None."""
-    explainer = result._explainer
-    if isinstance(explainer, Deferred) and result._explanation is None:
+    # The private state read directly: pydantic's attribute hook for private names costs
+    # more than the rest of this check, and the views ask several times per reply.
+    private = result.__pydantic_private__
+    if private is None:
+        return None
+    explainer = private.get("_explainer")
+    if isinstance(explainer, Deferred) and private.get("_explanation") is None:
         return explainer
     return None
 

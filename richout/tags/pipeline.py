@@ -96,7 +96,8 @@ def stage_tags(
         out, patch = normalize_boundaries(text, code.in_code, code.owns_tail)
         return Directives.explained(text=out, edits=edit_records(patch))
     sink = Sink(text, strip_audio, strip_reply, True)
-    run = TagStages(text, StageCode(text, code_map), sink, strip_audio, strip_reply)
+    record = tag_runs is not None
+    run = TagStages(text, StageCode(text, code_map), sink, strip_audio, strip_reply, record=record)
     if tag_runs is not None:
         tag_runs.append(run)
     return run.deferred(current_message_id)
@@ -134,11 +135,13 @@ class TagStages:
         strip_audio: bool,
         strip_reply: bool,
         *,
+        record: bool = False,
         reuse: TagStages | None = None,
         shift: int = 0,
     ) -> None:
-        """``reuse``, ``shift``: a run whose reply stage read this text's stage text with
-        ``shift`` more characters in front (given only by :meth:`reusing`)."""
+        """``record``: explaining, keep the reply stage's findings for a later run over the
+        same text (:meth:`reusing`). ``reuse``, ``shift``: such a run's reply stage read this
+        text's stage text with ``shift`` more characters in front (given by :meth:`reusing`)."""
         self.text = text
         self.sink = sink
         self.audio = audio = audio_stage(text, code1, sink)
@@ -156,7 +159,7 @@ class TagStages:
             replies: list[FoundReply] = [r.at_stage(shift) for r in reuse.replies]
             if reuse.recording is not None and sink.explain:
                 reuse.recording.replay(sink, _shifted(shift))
-        elif sink.explain:
+        elif sink.explain and record:
             # Read into a recorder and replayed: a view's tag layer may read this text again.
             rec = self.recording = Recorder(text2)
             found = reply_stage(text2, code2, rec, identity, ReplyTagReader(text2))
