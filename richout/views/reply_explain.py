@@ -97,29 +97,11 @@ def _stripped_prefix_starts(
 
 
 def _without_malformed_at(
-    found: Iterable[Diagnostic],
-    starts: frozenset[int],
-    to_input: Callable[[int], int] | None = None,
-) -> list[Diagnostic]:
-    """``found`` minus the ``tag.malformed`` records of constructs starting at ``starts``."""
-    if not starts:
-        return list(found)
-    out = []
-    for d in found:
-        if d.code == "tag.malformed" and d.start is not None:
-            at = to_input(d.start) if to_input is not None else d.start
-            if at in starts:
-                continue
-        out.append(d)
-    return out
-
-
-def _findings_without_malformed_at(
     found: list[Finding],
     starts: frozenset[int],
     to_input: Callable[[int], int] | None = None,
 ) -> list[Finding]:
-    """:func:`_without_malformed_at` for findings as tuples."""
+    """``found`` minus the ``tag.malformed`` findings of constructs starting at ``starts``."""
     if not starts:
         return found
     out = []
@@ -139,19 +121,18 @@ def _add_stage(
     to_input: Callable[[int], int] | None = None,
     drop: frozenset[str] = frozenset(),
 ) -> None:
-    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``."""
+    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``.
+
+    A result that is not deferred (a split the walk never ran, with its few findings built)
+    is read from its records; those carry positions, as every stage finding does.
+    """
     found = findings_of(result)
     if found is None:
-        diags.extend(
-            (
-                d
-                for d in _without_malformed_at(result.diagnostics, starts, to_input)
-                if d.code not in drop
-            ),
-            to_input,
-        )
-        return
-    kept = _findings_without_malformed_at(found, starts, to_input)
+        found = [
+            (d.start or 0, d.code, d.end or 0, d.severity, d.message, d.field)
+            for d in result.diagnostics
+        ]
+    kept = _without_malformed_at(found, starts, to_input)
     if drop:
         kept = [f for f in kept if f[1] not in drop]
     diags.extend_records(kept, to_input)
