@@ -311,3 +311,15 @@ def test_held_starts_are_read_a_bounded_number_of_times(
             bs.feed(text[i : i + 7])
         bs.finish()
         assert 0 < parsed[0] <= 8 * len(text), (n, parsed[0])
+
+
+def test_a_start_that_leaves_no_text_does_not_delay_the_next_paragraph() -> None:
+    """Holding a media-only start costs no latency: the first paragraph after it is read with
+    it and delivered as soon as the paragraph after that begins, as without the hold."""
+    bs = BlockStreamer()
+    (media,) = bs.feed("MEDIA:/srv/a.png\n\nHere is the chart.\n\n")
+    assert media.media_urls == ("/srv/a.png",) and media.text == ""
+    (first,) = bs.feed("M")
+    assert first.text == "Here is the chart." and first.media_urls == ()
+    bs.feed("ore text.")
+    assert [b.text for b in bs.finish().blocks] == ["More text."]

@@ -384,7 +384,8 @@ class BlockStreamer:
         start), and a later consumed line (a ``MEDIA:`` line, a tag) makes the whole reply
         drop leading blank lines (so it is). Such a start is held and read again with what
         follows; the returned text is empty while it is held, and the held start's media
-        is delivered at once. The held text is read again with a segment only when it has
+        is delivered at once. A start that left no text alone is read again with the first
+        segment that leaves text; after that, the held text is read again only when it has
         at least doubled since it was last read (or at the end), so the cost stays linear.
         """
         alone = self._parse(segment)
@@ -404,7 +405,10 @@ class BlockStreamer:
             self._held, self._held_len, self._held_read = [], 0, 0
             return reply, text
         if not last:
-            self._held, self._held_len, self._held_read = [source], len(source), len(source)
+            # A start that left no text alone is read with the next segment that leaves text;
+            # once read with what followed (or holding text) it waits until it has doubled.
+            read = len(source) if held or js_trim(text) else 0
+            self._held, self._held_len, self._held_read = [source], len(source), read
         return reply, ""
 
     def _may_change(self, start: str, text: str) -> bool:
