@@ -35,11 +35,10 @@ from richout.models.diagnostics import (
 from richout.models.lossless import edit_records
 from richout.policy import Policy
 from richout.profiles import Profile
-from richout.tags.close import normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives
-from richout.tags.pipeline import TagStages, stage_tags
+from richout.tags.pipeline import TagStages, stage_tags, untagged
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
 from richout.text.chars import js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
@@ -82,8 +81,7 @@ def tag_pass_shortcut(
     if profile.normalize_rewritten_whitespace:
         return None  # the release has its own tag module
     if "[[" not in core:
-        code = StageCode(core, cmap)
-        return normalize_boundaries(core, code.in_code, code.owns_tail)[0]
+        return untagged(core, cmap)[0]
     if AUDIO_HEAD.search(core) is not None:
         return None
     if not walked or REPLY_HEAD.search(core) is None:

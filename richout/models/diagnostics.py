@@ -22,7 +22,9 @@ __all__ = [
     "diagnostic",
     "edits_of",
     "findings_of",
+    "has_findings",
     "spans_of",
+    "stage_findings",
 ]
 
 #: A finding as :meth:`Diagnostics.records` gives it: start, code, end, severity, message, field.
@@ -73,6 +75,14 @@ def diagnostic(
     return obj
 
 
+def _mapped(offset_map: Callable[[int], int], start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` of a derived text in the input. The end maps through the last
+    character the range covers: the gap after it may be where the derived text dropped
+    something (a trimmed line break)."""
+    s = offset_map(start)
+    return (s, max(s, offset_map(end - 1) + 1)) if end > start else (s, s)
+
+
 class Diagnostics:
     """An ordered, de-duplicated collection of diagnostics over one input text."""
 
@@ -116,11 +126,7 @@ class Diagnostics:
                 continue
             s, e = d.start, d.end
             if offset_map is not None:
-                # The end maps through the last character the span covers: the gap after it
-                # may be where the derived text dropped something (a trimmed line break).
-                last = offset_map(e - 1) + 1 if e > s else None
-                s = offset_map(s)
-                e = s if last is None else max(s, last)
+                s, e = _mapped(offset_map, s, e)
             self.add(d.code, d.severity, d.message, s, e, field=d.field)
 
     def extend_records(
@@ -134,9 +140,8 @@ class Diagnostics:
                 add(code, severity, message, start, end, field=field)
             return
         for start, code, end, severity, message, field in records:
-            last = offset_map(end - 1) + 1 if end > start else None
-            s = offset_map(start)
-            add(code, severity, message, s, s if last is None else max(s, last), field=field)
+            s, e = _mapped(offset_map, start, end)
+            add(code, severity, message, s, e, field=field)
 
     def records(self) -> list[Finding]:
         """The findings as ``(start, code, end, severity, message, field)``, in :meth:`build`'s
@@ -240,6 +245,24 @@ def findings_of(result: Explained) -> list[Finding] | None:
     ``result.diagnostics``)."""
     pending = _pending(result)
     return None if pending is None else pending.findings.records()
+
+
+def has_findings(result: Explained) -> bool:
+    """Does ``result`` have diagnostics (without building a :func:`deferred` result's)?"""
+    pending = _pending(result)
+    return bool(result.diagnostics) if pending is None else bool(pending.findings)
+
+
+def stage_findings(result: Explained) -> list[Finding]:
+    """A stage result's findings as tuples: a :func:`deferred` result's as collected, else
+    its built records read back (every stage finding has a range, so none is lost)."""
+    found = findings_of(result)
+    if found is not None:
+        return found
+    return [
+        (d.start or 0, d.code, d.end or 0, d.severity, d.message, d.field)
+        for d in result.diagnostics
+    ]
 
 
 def spans_of(result: Explained) -> list[Span]:

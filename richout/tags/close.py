@@ -23,7 +23,8 @@ __all__ = ["close_sites", "normalize_boundaries"]
 _BLANKS = " \t"
 _BREAKS = "\r\n"
 _BREAK_RUN = re.compile(r"[\r\n]*")
-_LEADING_BREAKS = re.compile(r"(?:\r?\n)*")
+#: The line breaks §5.1 removes first (also what a reused tag reading may differ by).
+LEADING_BREAKS = re.compile(r"(?:\r?\n)*")
 
 
 class _Out:
@@ -179,7 +180,7 @@ def normalize_boundaries(
     n = len(text)
     if n == 0:
         return text, []
-    m = _LEADING_BREAKS.match(text)
+    m = LEADING_BREAKS.match(text)
     start = m.end() if m else 0
     if (
         start + 1 < n

@@ -29,10 +29,9 @@ from richout.markdown.codemap import CodeMap
 from richout.models import Directives, rerun
 from richout.models.lossless import edit_records
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
-from richout.tags.close import normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.explain import Sink
-from richout.tags.pipeline import TagStages
+from richout.tags.pipeline import TagStages, untagged
 from richout.tags.release_result import release_directives
 from richout.tags.scan import ReplyTagReader, TagMatch, read_audio_at
 
@@ -60,8 +59,7 @@ def read_reply_tag(text: str, pos: int) -> TagMatch | None:
 
 def untagged_text(text: str) -> str:
     """``parse_directives(text).text`` for a ``text`` without ``[[`` (§5.1 trimming only)."""
-    code = StageCode(text)
-    return normalize_boundaries(text, code.in_code, code.owns_tail)[0]
+    return untagged(text)[0]
 
 
 @pauses_collector
@@ -110,15 +108,14 @@ def parse_directives(
         return Directives.explained(text="")
     if code_map is not None and code_map.text is not text and code_map.text != text:
         code_map = None
-    code1 = StageCode(text, code_map)
     if "[[" not in text:
-        out, patch = normalize_boundaries(text, code1.in_code, code1.owns_tail)
+        out, patch = untagged(text, code_map)
         if explain:
             return Directives.explained(text=out, edits=edit_records(patch))
         outputs: dict[str, Any] = {"text": out}
     else:
         sink = Sink(text, strip_audio_tag, strip_reply_tags, explain)
-        run = TagStages(text, code1, sink, strip_audio_tag, strip_reply_tags)
+        run = TagStages(text, StageCode(text, code_map), sink, strip_audio_tag, strip_reply_tags)
         outputs = run.outputs(current_message_id)
         if explain:
             return run.explained(outputs, current_message_id)

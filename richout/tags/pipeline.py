@@ -13,14 +13,13 @@ raise ``TypeError`` for a wrongly typed argument, where richout's contract is
 
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
 from richout.markdown.codemap import CodeMap
 from richout.models import Directives, EditRecord, Span
 from richout.models.diagnostics import Diagnostics, Finding, deferred
 from richout.models.lossless import edit_records
-from richout.tags.close import close_sites, normalize_boundaries
+from richout.tags.close import LEADING_BREAKS, close_sites, normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.explain import (
     OffsetMap,
@@ -35,10 +34,7 @@ from richout.tags.stages import FoundReply, audio_stage, reply_stage
 from richout.text.chars import js_trim
 from richout.text.patch import Patch, compose, offset_mapper
 
-__all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags"]
-
-#: What §5.1 removes first (richout.tags.close): the line breaks that open the text.
-_LEADING_LINE_BREAKS = re.compile(r"(?:\r?\n)*")
+__all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags", "untagged"]
 
 
 class PartTags(NamedTuple):
@@ -72,6 +68,12 @@ def read_part(text: str) -> PartTags:
     )
 
 
+def untagged(text: str, code_map: CodeMap | None = None) -> tuple[str, Patch]:
+    """What the tag stages leave of a text without ``[[``: §5.1 alone, and its patch."""
+    code = StageCode(text, code_map)
+    return normalize_boundaries(text, code.in_code, code.owns_tail)
+
+
 def stage_tags(
     text: str,
     *,
@@ -85,15 +87,10 @@ def stage_tags(
     ``split_media``, ``parse_reply`` or ``render_reply``: the arguments are the pipeline's
     own, and the findings are left to the next stage (:func:`~richout.models.diagnostics.
     findings_of`), which builds one record per finding over its own input. The run is
-    appended to ``tag_runs`` (when given) for a view's tag layer to reuse."""
-    if code_map is not None and code_map.text is not text and code_map.text != text:
-        code_map = None
+    appended to ``tag_runs`` (when given) for a view's tag layer to reuse. ``code_map``, when
+    given, was built for exactly ``text``."""
     if "[[" not in text:
-        # No tag: the result parse_directives gives (an empty text has no edits either).
-        if not text:
-            return Directives.explained(text="")
-        code = StageCode(text, code_map)
-        out, patch = normalize_boundaries(text, code.in_code, code.owns_tail)
+        out, patch = untagged(text, code_map)
         return Directives.explained(text=out, edits=edit_records(patch))
     sink = Sink(text, strip_audio, strip_reply, True)
     record = tag_runs is not None
@@ -288,7 +285,7 @@ def _trimmed_from(read: str, text: str) -> int:
     trailing JavaScript whitespace (:meth:`TagStages.reusing`); -1 when it is not."""
     if read is text:
         return 0
-    m = _LEADING_LINE_BREAKS.match(read)
+    m = LEADING_BREAKS.match(read)
     for start in (0, m.end() if m is not None else 0):
         if read.startswith(text, start) and not js_trim(read[start + len(text) :]):
             return start

@@ -24,7 +24,7 @@ from richout.models import (
     Span,
 )
 from richout.models.attachments import Attachment, describe
-from richout.models.diagnostics import Diagnostics, edits_of, findings_of, spans_of
+from richout.models.diagnostics import Diagnostics, edits_of, has_findings, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.text.patch import Edit, compose, offset_mapper
 
@@ -68,25 +68,6 @@ def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
     return out
 
 
-def _add_mapped(
-    diags: Diagnostics, found: Sequence[Diagnostic], to_input: Callable[[int], int]
-) -> None:
-    """Add a later step's diagnostics with spans moved into the input (no model copies)."""
-    end = _end_mapper(to_input)
-    for d in found:
-        if d.start is None or d.end is None:
-            diags.extend([d])
-            continue
-        diags.add(
-            d.code,
-            d.severity,
-            d.message,
-            to_input(d.start),
-            end(d.start, d.end),
-            field=d.field,
-        )
-
-
 def _union(
     text: str,
     first: list[Diagnostic],
@@ -94,15 +75,10 @@ def _union(
 ) -> list[Diagnostic]:
     """The steps' diagnostics over the input, sorted and de-duplicated.
 
-    A step's findings not yet made records (:func:`~richout.models.diagnostics.findings_of`)
-    are added as tuples, so each finding becomes one record, here.
+    Each step's findings are added as tuples
+    (:func:`~richout.models.diagnostics.stage_findings`), so each becomes one record, here.
     """
-    steps = [(findings_of(result), result, patch, to_input) for result, patch, to_input in later]
-    spoke = [
-        (result, patch)
-        for found, result, patch, _ in steps
-        if (found if found is not None else result.diagnostics)
-    ]
+    spoke = [(result, patch) for result, patch, _ in later if has_findings(result)]
     if not first and len(spoke) == 1 and not spoke[0][1]:
         # One step spoke and nothing before it moved text: its records are already over the
         # input, sorted and de-duplicated. Rebuilding 500k of them would double the cost.
@@ -111,11 +87,8 @@ def _union(
         return list(first)
     diags = Diagnostics(text)
     diags.extend(first)
-    for found, result, _patch, to_input in steps:
-        if found is None:
-            _add_mapped(diags, result.diagnostics, to_input)
-        else:
-            diags.extend_records(found, to_input)
+    for result, _patch, to_input in later:
+        diags.extend_records(stage_findings(result), to_input)
     return diags.build()
 
 

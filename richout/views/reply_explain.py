@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from richout.embed.parse import embeds_for_delivery_diagnostics
 from richout.models import Diagnostic, Directives, EditRecord, MediaSplit, Span, SpanKind
-from richout.models.diagnostics import Diagnostics, Finding, edits_of, findings_of, spans_of
+from richout.models.diagnostics import Diagnostics, Finding, edits_of, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
 from richout.text.patch import Edit, Patch, compose, offset_mapper
@@ -121,18 +121,8 @@ def _add_stage(
     to_input: Callable[[int], int] | None = None,
     drop: frozenset[str] = frozenset(),
 ) -> None:
-    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``.
-
-    A result that is not deferred (a split the walk never ran, with its few findings built)
-    is read from its records; those carry positions, as every stage finding does.
-    """
-    found = findings_of(result)
-    if found is None:
-        found = [
-            (d.start or 0, d.code, d.end or 0, d.severity, d.message, d.field)
-            for d in result.diagnostics
-        ]
-    kept = _without_malformed_at(found, starts, to_input)
+    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``."""
+    kept = _without_malformed_at(stage_findings(result), starts, to_input)
     if drop:
         kept = [f for f in kept if f[1] not in drop]
     diags.extend_records(kept, to_input)
