@@ -20,6 +20,7 @@ import richout
 from richout.markdown.codemap import CodeMap
 from richout.media.pipeline import tag_pass_shortcut
 from richout.media.segments import _drop_ws_only_lines
+from richout.media.walk import Walker
 from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
 from richout.tags.pipeline import TagStages
@@ -343,3 +344,113 @@ def test_the_reuse_is_taken_on_a_reply_with_a_tag_and_a_media_line() -> None:
     assert taken == [True, True, True, True]
     assert reply.text == rendered.text == "Here is the chart."
     assert reply.reply_to_id == "m1" and reply.media_urls == ["https://example.com/a.png"]
+
+
+# Directive lines near the plain shape the line walk decides without reading the payload
+# (``Walker._plain_accepted``): every character that cleaning, splitting, quoting or the
+# verdict treats specially, at the ends of the token and inside it.
+_TOKEN_CHARS = st.sampled_from(
+    [*"ab/.~:-_%?=&#@\\,;()[]{}'\"`!$*+", " ", "\t", "\u00a0", "é", "..", "C:\\", "//"]
+)
+_TOKEN_HEADS = st.sampled_from(
+    [
+        "",
+        "/",
+        "./",
+        "~/",
+        "~",
+        "../",
+        "file://",
+        "file:",
+        "https://",
+        "http://",
+        "media://",
+        "https://127.0.0.1/",
+        "https://example.com/",
+        "C:\\",
+        "\\\\",
+        "`",
+        "'",
+        '"',
+        "[",
+    ]
+)
+_DIRECTIVE = st.builds(
+    lambda lead, word, gap, head, body, tail: f"{lead}{word}{gap}{head}{body}{tail}",
+    st.sampled_from(["", " ", "\t", "  ", "    ", "- ", "> ", "\u00a0"]),
+    st.sampled_from(["MEDIA:", "media:", "Media:", "MEDıA:", "MEDIA :"]),
+    st.sampled_from(["", " ", "\t", " \t", "\u3000"]),
+    _TOKEN_HEADS,
+    st.lists(_TOKEN_CHARS, max_size=12).map("".join),
+    st.sampled_from(["", "`", "'", ",", ")", " ", ".png", ".png`", "\\"]),
+)
+_AROUND = st.sampled_from(["", "Here:\n", "Here:\n\n", "```\n", "    x\n", "> q\n", "\n"])
+_DIRECTIVE_REPLY = st.builds(
+    lambda before, lines, after: before + "\n".join(lines) + after,
+    _AROUND,
+    st.lists(_DIRECTIVE, min_size=1, max_size=3),
+    st.sampled_from(["", "\n", "\nDone.", "\n```"]),
+)
+_NARROW = richout.Policy(allow_local_files=False, allow_hosts=["example.com"])
+
+
+@pytest.mark.pure_python(why="replaces Walker._plain_accepted, a compiled class's method")
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_DIRECTIVE_REPLY, _PROFILES, st.booleans())
+def test_plain_directive_lines_read_as_the_payload_steps_read_them(
+    text: str, profile: str, narrow: bool
+) -> None:
+    """The walk's plain-line shortcut changes no output of any pipeline, in any profile,
+    with or without a gateway policy; and the lazy outputs still equal the explained ones."""
+    policy = _NARROW if narrow else None
+
+    def outputs() -> tuple[Any, ...]:
+        return (
+            _outputs(richout.split_media(text, profile=profile, policy=policy), _SPLIT_OUT),
+            _outputs(
+                richout.parse_reply(text, current_message_id="m1", profile=profile, policy=policy),
+                _REPLY_OUT,
+            ),
+            _outputs(richout.render_reply(text, profile=profile, policy=policy), _RENDER_OUT),
+        )
+
+    fast = outputs()
+    real = Walker._plain_accepted
+    try:
+        Walker._plain_accepted = lambda self, ls, le: False  # type: ignore[method-assign]
+        general = outputs()
+    finally:
+        Walker._plain_accepted = real  # type: ignore[method-assign]
+    assert fast == general, text
+    explained = richout.split_media(text, profile=profile, policy=policy, explain=True)
+    assert fast[0] == _outputs(explained, _SPLIT_OUT), text
+
+
+@pytest.mark.pure_python(why="counts calls of Walker._plain_accepted, a compiled class's method")
+def test_the_plain_line_shortcut_is_taken_on_common_directives() -> None:
+    """Not vacuous: the directive shapes most replies use are decided by the shortcut."""
+    taken: list[bool] = []
+    real = Walker._plain_accepted
+
+    def counting(self: Walker, ls: int, le: int) -> bool:
+        took = real(self, ls, le)
+        taken.append(took)
+        return took
+
+    Walker._plain_accepted = counting  # type: ignore[method-assign]
+    try:
+        got = richout.split_media(
+            "Here:\nMEDIA:/tmp/a.png\n  Media: `https://example.com/b.mp4`\n"
+            'MEDIA:C:\\Users\\a.png\nMEDIA:https://127.0.0.1/c.png\nMEDIA:"/tmp/d e.png"'
+        )
+    finally:
+        Walker._plain_accepted = real  # type: ignore[method-assign]
+    # The refused loopback URL and the quoted path with a space go the general way.
+    assert taken == [True, True, True, False, False]
+    assert got.media_urls == [
+        "/tmp/a.png",
+        "https://example.com/b.mp4",
+        "C:\\Users\\a.png",
+        "/tmp/d e.png",
+    ]
+    assert got.rejected_media_count == 1 and got.text == "Here:"

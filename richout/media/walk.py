@@ -12,6 +12,7 @@ in a :class:`~richout.media.lines.Walk`, with each changed line as a
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Literal
 
 from richout.markdown.codemap import CodeMap
@@ -43,6 +44,19 @@ __all__ = ["Walker", "lower_same_length"]
 
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
+
+#: The common directive line: spaces or tabs, ``MEDIA:`` (ASCII letter case), spaces or tabs,
+#: then one token of ASCII characters that no payload step treats specially, maybe between
+#: backticks. The token holds no whitespace (it is the one part, §6.6), opens no quoted list,
+#: and has no wrapper, quote or comma, nor a backslash at its end, for cleaning (§6.1) to
+#: strip, and no ``"`` for a JSON cut: the payload's cleaned candidate is the token itself,
+#: so the token's verdict alone decides the line. (A leading backtick is skipped only where
+#: the profile skips one; a trailing one is cleaned away.) The letters are spelled as
+#: classes: ``re.IGNORECASE`` would also match U+0131 and U+212A.
+_PLAIN_DIRECTIVE = re.compile(
+    r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*(`?)"
+    r"([A-Za-z0-9/._~:%?=&+#@!$*;\\-]*[A-Za-z0-9/._~:%?=&+#@!$*;-])`?"
+)
 
 
 def lower_same_length(raw: str) -> str:
@@ -238,8 +252,32 @@ class Walker:
 
     # ------------------------------------------------------------------ directives
 
+    def _plain_accepted(self, ls: int, le: int) -> bool:
+        """A :data:`_PLAIN_DIRECTIVE` line whose token is delivered, recorded as the general
+        path records it (outputs only); False, having recorded nothing, for any other line.
+
+        For such a line :func:`~richout.media.payload.analyse_payload` takes its single-token
+        steps with the token as the cleaned candidate, so an accepted token is the line's one
+        reference and the whole line leaves the text (``tests/test_fastpaths.py`` compares the
+        two paths). A refused token goes the general way, which explains and counts it.
+        """
+        m = _PLAIN_DIRECTIVE.fullmatch(self.raw, ls, le)
+        if m is None or (m.start(1) < m.end(1) and not self.profile.skip_leading_backtick):
+            return False
+        token = m.group(2)
+        judge = self.walk.judge
+        if not judge.ok(token) or (judge.policy is not None and not judge.narrowed(token).ok):
+            return False
+        walk = self.walk
+        walk.consumed = True
+        walk.media.append(token)
+        walk.changes.append(LineChange(ls, le, None, [("media", token)]))
+        return True
+
     def _directive_line(self, ls: int, le: int) -> None:
         """§5 rule 2 and §6-§9 for a rule-1 line outside code."""
+        if not self.explain and self._plain_accepted(ls, le):
+            return
         raw = self.raw
         walk = self.walk
         m = MEDIA_AT_BOUNDARY.search(raw, ls, le)
