@@ -40,7 +40,7 @@ from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives
 from richout.tags.pipeline import TagStages, stage_tags, untagged
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
-from richout.text.chars import js_rtrim, js_trim
+from richout.text.chars import has_double_bracket, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "tag_pass_shortcut"]
@@ -80,7 +80,7 @@ def tag_pass_shortcut(
     """
     if profile.normalize_rewritten_whitespace:
         return None  # the release has its own tag module
-    if "[[" not in core:
+    if not has_double_bracket(core):
         return untagged(core, cmap)[0]
     if AUDIO_HEAD.search(core) is not None:
         return None
@@ -133,7 +133,7 @@ def run_split(
             return MediaSplit.lazy(explainer, text=blank)
         return _explained_as_is(text, blank, preserve, [])
     media_on = directives_on and has_media_token(raw)
-    if not (media_on or (images_on and "![" in raw) or "[[" in raw):
+    if not (media_on or (images_on and "![" in raw) or has_double_bracket(raw)):
         if not explain:
             return MediaSplit.lazy(explainer, text=raw)
         low = lower_same_length(raw)
@@ -188,7 +188,7 @@ def _walked_split(
     tagged = visible
     audio = False
     directives: Directives | None = None
-    if audio_on and (explain or "[[" in visible or walked):
+    if audio_on and (explain or walked or has_double_bracket(visible)):
         tagged, audio, directives = _read_tags(
             visible, walker, walked, preserve, explain, tag_runs=tag_runs
         )

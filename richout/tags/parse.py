@@ -34,6 +34,7 @@ from richout.tags.explain import Sink
 from richout.tags.pipeline import TagStages, untagged
 from richout.tags.release_result import release_directives
 from richout.tags.scan import ReplyTagReader, TagMatch, read_audio_at
+from richout.text.chars import has_double_bracket
 
 __all__ = [
     "parse_directives",
@@ -108,7 +109,7 @@ def parse_directives(
         return Directives.explained(text="")
     if code_map is not None and code_map.text is not text and code_map.text != text:
         code_map = None
-    if "[[" not in text:
+    if not has_double_bracket(text):
         out, patch = untagged(text, code_map)
         if explain:
             return Directives.explained(text=out, edits=edit_records(patch))

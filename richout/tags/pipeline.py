@@ -31,7 +31,7 @@ from richout.tags.explain import (
 )
 from richout.tags.scan import AUDIO_HEAD, ReplyTagReader
 from richout.tags.stages import FoundReply, audio_stage, reply_stage
-from richout.text.chars import js_trim
+from richout.text.chars import has_double_bracket, js_trim
 from richout.text.patch import Patch, compose, offset_mapper
 
 __all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags", "untagged"]
@@ -89,7 +89,7 @@ def stage_tags(
     findings_of`), which builds one record per finding over its own input. The run is
     appended to ``tag_runs`` (when given) for a view's tag layer to reuse. ``code_map``, when
     given, was built for exactly ``text``."""
-    if "[[" not in text:
+    if not has_double_bracket(text):
         out, patch = untagged(text, code_map)
         return Directives.explained(text=out, edits=edit_records(patch))
     sink = Sink(text, strip_audio, strip_reply, True)

@@ -17,6 +17,7 @@ __all__ = [
     "LineIndex",
     "ascii_lower",
     "collapse_blank_runs",
+    "has_double_bracket",
     "has_js_ws",
     "is_js_ws",
     "js_ltrim",
@@ -64,6 +65,13 @@ def js_ltrim(s: str) -> str:
 def js_rtrim(s: str) -> str:
     """JavaScript ``String.prototype.trimEnd``."""
     return s.rstrip(JS_WS)
+
+
+def has_double_bracket(text: str) -> bool:
+    """``"[[" in text``, probing for one ``[`` first: the single-character search runs at
+    memory speed, while the two-character one read the corpus about 7x slower, and most
+    replies hold no ``[`` at all."""
+    return "[" in text and "[[" in text
 
 
 def collapse_blank_runs(s: str) -> str:

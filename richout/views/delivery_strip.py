@@ -16,7 +16,7 @@ from richout.errors import require_str
 from richout.markdown.codemap import CodeMap
 from richout.tags.parse import read_audio_tag
 from richout.tags.scan import TAG_HEAD, ReplyTagReader, TagMatch, ws_end
-from richout.text.chars import is_js_ws, js_ltrim, js_rtrim
+from richout.text.chars import has_double_bracket, is_js_ws, js_ltrim, js_rtrim
 from richout.text.patch import Edit, Patch, apply, compose, patch_from_pieces
 
 __all__ = ["Removed", "Strip", "delivery_strip", "strip_for_delivery"]
@@ -73,7 +73,7 @@ def _trim_preserving_code(text: str) -> tuple[int, int]:
 
 def strip_for_delivery(text: str) -> Strip:
     """TAGS.md §7.1 with its patch; see :func:`delivery_strip`."""
-    if "[[" not in text:
+    if not has_double_bracket(text):
         return Strip(text, [], ())
     n = len(text)
     reader = ReplyTagReader(text)

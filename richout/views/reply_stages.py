@@ -19,9 +19,10 @@ from richout.tags.parse import parse_directives
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import REPLY_HEAD
 from richout.tags.silent import SilentRule, silent_rule
+from richout.text.chars import has_double_bracket
 from richout.views.delivery_strip import Strip, strip_for_delivery
 
-__all__ = ["Stages", "has_double_bracket", "outputs", "reply_tags", "run_stages"]
+__all__ = ["Stages", "outputs", "reply_tags", "run_stages"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +122,3 @@ def outputs(st: Stages) -> dict[str, Any]:
         "is_silent": st.rule is not None,
         "rejected_media_count": st.split.rejected_media_count,
     }
-
-
-def has_double_bracket(text: str) -> bool:
-    """``"[[" in text``, with a single-character probe first (much cheaper on non-ASCII text)."""
-    return "[" in text and "[[" in text

@@ -28,7 +28,7 @@ from richout.tags.parse import parse_directives
 from richout.tags.pipeline import Finding, PartTags, read_part
 from richout.tags.scan import TagMatch
 from richout.tags.silent import DEFAULT_TOKEN, is_silent_prefix, is_token_only, strip_leading_token
-from richout.text.chars import js_rtrim, js_trim
+from richout.text.chars import has_double_bracket, js_rtrim, js_trim
 from richout.text.quote import show
 from richout.views.delivery_strip import strip_for_delivery
 from richout.views.hold import Emitted, Facts, Fed
@@ -182,7 +182,7 @@ class StreamingParser:
     def _process(self, e: Emitted, diags: list[Diagnostic]) -> StreamChunk | None:
         """§9.3 on one emitted part; findings are appended to ``diags``."""
         token = self.silent_token
-        d = self._read_tags(e.text) if "[[" in e.text else None
+        d = self._read_tags(e.text) if has_double_bracket(e.text) else None
         recognised = d is not None and (d.has_reply_tag or d.has_audio_tag)
         text = d.text if d is not None and recognised else e.text
         silent = is_token_only(text, token) or is_silent_prefix(text, token)
