@@ -493,6 +493,7 @@ _MARKDOWN = [
     "\r\n",
     "\r",
     " ",
+    "\u00a0",
 ]
 markdown_texts = st.lists(st.sampled_from(_MARKDOWN), max_size=30).map("".join)
 
@@ -503,6 +504,9 @@ markdown_texts = st.lists(st.sampled_from(_MARKDOWN), max_size=30).map("".join)
 # shortcut once called it certainly outside code (found by this test, 2026-12-02). With
 # ``data=None`` the odd positions are asked first.
 @example(text="    - \n\n\t`", data=None)
+# Indented code whose last line is U+00A0 after the indentation: blank to JavaScript, not to
+# CommonMark, so the block owns the tail; the tail shortcut once said no fence, no owner.
+@example(text="    code\n    \u00a0", data=None)
 def test_stage_code_answers_like_the_full_parse(text: str, data: st.DataObject | None) -> None:
     """The tag stages' code shortcuts never change an answer of the full parse."""
     full = CodeMap(text).full()

@@ -175,7 +175,14 @@ class StageCode:
             if self.inline_only():
                 return False
             tail = text[content_end:]
-            if ("\n" in tail or "\r" in tail) and not self.has_fences():
+            # Past a line break only a fence can own the tail: indented code ends at its last
+            # non-blank line. A tail of more than spaces, tabs and breaks holds such a line
+            # (U+00A0 is whitespace to JavaScript, not to CommonMark).
+            if (
+                ("\n" in tail or "\r" in tail)
+                and not tail.strip(" \t\r\n")
+                and not self.has_fences()
+            ):
                 return False
         codes = self.map()
         # Such a region contains content_end: the cheap question first.
