@@ -185,6 +185,16 @@ class StageCode:
             ):
                 return False
         codes = self.map()
+        n = len(text)
+        if not codes.parsed and not text.endswith("`"):
+            # Only a block can run to an end that is no backtick (a code span ends with its
+            # closing run), and a block starting at or before content_end overlaps the line
+            # holding it: when no block overlaps that line, the line checks answer without
+            # the parse the position question needed there (a list item as the last line).
+            ls = text.rfind("\n", 0, content_end) + 1
+            le = text.find("\n", content_end)
+            if not codes.line_in_block(ls, n if le < 0 else le):
+                return False
         # Such a region contains content_end: the cheap question first.
         if not codes.in_code(content_end):
             return False
@@ -193,5 +203,4 @@ class StageCode:
         fenced = codes.block_to_end(content_end)
         if fenced is not None:
             return fenced
-        n = len(text)
         return any(r.start <= content_end and r.end == n for r in codes.regions())
