@@ -29,7 +29,7 @@ from richout.media.lines import (
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.models import Span
-from richout.policy import Policy, Verdict, strip_file_prefix
+from richout.policy import Policy, Verdict, is_valid_reference, strip_file_prefix
 from richout.profiles import Profile
 from richout.text.chars import (
     JS_WS,
@@ -252,21 +252,24 @@ class Walker:
 
     # ------------------------------------------------------------------ directives
 
-    def _plain_accepted(self, ls: int, le: int) -> bool:
-        """A :data:`_PLAIN_DIRECTIVE` line whose token is delivered, recorded as the general
-        path records it (outputs only); False, having recorded nothing, for any other line.
+    def _plain_accepted(self, m: re.Match[str], ls: int, le: int) -> bool:
+        """A :data:`_PLAIN_DIRECTIVE` line (``m``) whose token is delivered, recorded as the
+        general path records it (outputs only); False, having recorded nothing, otherwise.
 
         For such a line :func:`~richout.media.payload.analyse_payload` takes its single-token
         steps with the token as the cleaned candidate, so an accepted token is the line's one
         reference and the whole line leaves the text (``tests/test_fastpaths.py`` compares the
         two paths). A refused token goes the general way, which explains and counts it.
         """
-        m = _PLAIN_DIRECTIVE.fullmatch(self.raw, ls, le)
-        if m is None or (m.start(1) < m.end(1) and not self.profile.skip_leading_backtick):
+        if m.start(1) < m.end(1) and not self.profile.skip_leading_backtick:
             return False
         token = m.group(2)
         judge = self.walk.judge
-        if not judge.ok(token) or (judge.policy is not None and not judge.narrowed(token).ok):
+        if judge.policy is None:
+            # The bare decision: no explanation reads a verdict of this walk.
+            if not is_valid_reference(token, profile=self.profile):
+                return False
+        elif not judge.ok(token) or not judge.narrowed(token).ok:
             return False
         walk = self.walk
         walk.consumed = True
@@ -276,8 +279,6 @@ class Walker:
 
     def _directive_line(self, ls: int, le: int) -> None:
         """§5 rule 2 and §6-§9 for a rule-1 line outside code."""
-        if not self.explain and self._plain_accepted(ls, le):
-            return
         raw = self.raw
         walk = self.walk
         m = MEDIA_AT_BOUNDARY.search(raw, ls, le)
@@ -375,19 +376,22 @@ class Walker:
             for ls in images:
                 lines[ls] = self.merged.get(ls) or self.lines.line_end(ls)
         skip_until = -1
+        plain = self.directives_on and not self.explain
         for ls in sorted(lines):
             if ls < skip_until:
                 continue  # inside a line joined by a multi-line image
             le = lines[ls]
             skip_until = self.merged.get(ls, -1)
-            rule1 = passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
+            # A plain directive line passes rule 1: it opens with ASCII "MEDIA:".
+            m = _PLAIN_DIRECTIVE.fullmatch(raw, ls, le) if plain else None
+            rule1 = m is not None or passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
             # The option, not the presence of "media:", decides: a U+0131 spelling passes
             # rule 1 without any "media:" and is then neither a directive nor image-scanned.
             if rule1 and self.directives_on:
                 if self.cmap.line_in_block(ls, le):
                     walk.code_lines.append((ls, le))
-                    continue
-                self._directive_line(ls, le)
+                elif m is None or not self._plain_accepted(m, ls, le):
+                    self._directive_line(ls, le)
                 continue
             line_images = images.get(ls)
             if line_images and not self.cmap.line_in_block(ls, le):
