@@ -14,6 +14,7 @@ from typing import Any
 
 from richout.collector import pauses_collector
 from richout.embed.parse import extract_embeds
+from richout.embed.scan import OPENER
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
 from richout.models import (
@@ -26,7 +27,7 @@ from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives, untagged_text
 from richout.tags.pipeline import TagStages, stage_tags
-from richout.text.chars import JS_WS_CLASS, js_rtrim
+from richout.text.chars import JS_WS_CLASS, has_double_bracket, js_rtrim
 from richout.views.render_stages import render_explanation, render_outputs
 
 __all__ = ["render_reply"]
@@ -102,11 +103,13 @@ def render_reply(
     if (
         not explain
         and not prof.normalize_rewritten_whitespace
-        and "[" not in text
+        and not has_double_bracket(text)
+        and ("[" not in text or OPENER.search(text) is None)
         and not has_media_token(text)
     ):
-        # No shortcode, tag or MEDIA: token: the layers would only trim (TAGS.md §5.1), and
-        # building their three results costs more than the trimming.
+        # No shortcode opener, tag or MEDIA: token (a Markdown link's "[" is none of them):
+        # the layers would only trim (TAGS.md §5.1), and building their three results costs
+        # more than the trimming.
         visible = untagged_text(js_rtrim(text))
         content = [{"type": "text", "text": visible}] if visible else []
         outputs: dict[str, Any] = {"text": visible, "content": content}
