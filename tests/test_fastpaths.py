@@ -24,7 +24,7 @@ from richout.media.walk import Walker
 from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
 from richout.tags.pipeline import TagStages
-from richout.text.chars import JS_WS
+from richout.text.chars import JS_WS, js_rtrim
 
 _PIECES = [
     "x",
@@ -106,11 +106,12 @@ def test_untagged_shortcut_is_the_tag_pass(text: str, with_map: bool) -> None:
 
 
 @_SETTINGS
-@given(_TEXT, st.booleans())
-def test_tag_shortcut_agrees_with_parse_directives(text: str, walked: bool) -> None:
-    """Whenever the shortcut answers, the audio flag is False and (if read) the text equal."""
+@given(_TEXT, st.booleans(), st.booleans())
+def test_tag_shortcut_agrees_with_parse_directives(text: str, walked: bool, trimmed: bool) -> None:
+    """Whenever the shortcut answers, the audio flag is False and (if read) the text equal,
+    or, for a caller that right-trims the answer, the trimmed texts equal."""
     for name, prof in PROFILES.items():
-        got = tag_pass_shortcut(text, walked, None, prof)
+        got = tag_pass_shortcut(text, walked, None, prof, trimmed=trimmed)
         if got is None:
             continue
         assert name == "next"  # the release keeps its own tag module
@@ -118,7 +119,9 @@ def test_tag_shortcut_agrees_with_parse_directives(text: str, walked: bool) -> N
             text, strip_audio_tag=True, strip_reply_tags=False, profile=prof
         )
         assert not full.audio_as_voice
-        if walked:
+        if walked and trimmed:
+            assert js_rtrim(got) == js_rtrim(full.text)
+        elif walked:
             assert got == full.text
 
 

@@ -40,7 +40,7 @@ from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives
 from richout.tags.pipeline import TagStages, stage_tags, untagged
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
-from richout.text.chars import has_double_bracket, js_rtrim, js_trim
+from richout.text.chars import has_double_bracket, is_js_ws, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "tag_pass_shortcut"]
@@ -64,10 +64,11 @@ def has_media_token(raw: str) -> bool:
 
 
 def tag_pass_shortcut(
-    core: str, walked: bool, cmap: CodeMap | None, profile: Profile
+    core: str, walked: bool, cmap: CodeMap | None, profile: Profile, *, trimmed: bool = False
 ) -> str | None:
     """What ``parse_directives(core, strip_reply_tags=False).text`` gives, when the audio
     flag it would report is certainly False and the answer needs no tag reading; else None.
+    ``trimmed``: the caller right-trims the answer, so only that trimmed form must agree.
 
     Only the outputs are replaced (explanations run the full pass). Profile ``next``'s tag
     pass reads audio tags only at :data:`AUDIO_HEAD` matches and reply tags only at
@@ -76,7 +77,11 @@ def tag_pass_shortcut(
 
     * no ``[[``: the pass is exactly that normalisation (``tests/test_fastpaths.py``);
     * no audio head: no audio tag, so when the walk consumed nothing the split keeps its
-      raw text and the tag text is never read; with no reply head either, the text is kept.
+      raw text and the tag text is never read; with no reply head either, the text is kept;
+    * no audio head, and the answer right-trimmed: reply tags are kept, so recognising one
+      only applies §5.1, whose trailing trim the caller's trim covers, and whose leading
+      steps change nothing when the text opens with no line break and no single blank
+      before a non-blank.
     """
     if profile.normalize_rewritten_whitespace:
         return None  # the release has its own tag module
@@ -86,6 +91,8 @@ def tag_pass_shortcut(
         return None
     if not walked or REPLY_HEAD.search(core) is None:
         return core
+    if trimmed and core[0] not in "\r\n" and not (core[0] in " \t" and not is_js_ws(core[1])):
+        return core  # core holds "[[", so core[1] exists
     return None
 
 
@@ -264,7 +271,10 @@ def _read_tags(
     cmap = walker.code_map_if_built() if core == walker.raw else None
     release = walker.profile.normalize_rewritten_whitespace
     if not explain:
-        shortcut = tag_pass_shortcut(core, walked, cmap, walker.profile)
+        # A view's tag layer reuses the stages' reading (tag_runs): then they run.
+        shortcut = tag_pass_shortcut(
+            core, walked, cmap, walker.profile, trimmed=not preserve and tag_runs is None
+        )
         if shortcut is not None:
             return shortcut + visible[len(core) :], False, None
         if not release:
