@@ -18,6 +18,7 @@ from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 
 import richout
 from richout.markdown.codemap import CodeMap
+from richout.media import pipeline as media_pipeline
 from richout.media.pipeline import tag_pass_shortcut
 from richout.media.segments import _drop_ws_only_lines
 from richout.media.walk import Walker
@@ -458,3 +459,64 @@ def test_the_plain_line_shortcut_is_taken_on_common_directives() -> None:
         "/tmp/d e.png",
     ]
     assert got.rejected_media_count == 1 and got.text == "Here:"
+
+
+_MENTION_PIECES = st.sampled_from(
+    [
+        "See the media: folder",
+        "media:",
+        "MEDIA:/tmp/a.png",
+        " MEDIA: x",
+        "MEDıA: y",
+        "x",
+        "\n",
+        "\n\n",
+        "\r",
+        "\r\n",
+        " ",
+        "    ",
+        "```",
+        "- ",
+        "> ",
+        "![a](https://example.com/i.png)",
+        "[link](https://example.com)",
+        "[[",
+        "\u00a0",
+        "Media:",
+    ]
+)
+_MENTION_TEXT = st.lists(_MENTION_PIECES, min_size=1, max_size=12).map("".join)
+
+
+@pytest.mark.pure_python(why="replaces a compiled module's function")
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_MENTION_TEXT, _PROFILES, st.booleans(), st.booleans())
+def test_prose_mentions_of_media_give_what_the_walk_gives(
+    text: str, profile: str, images: bool, preserve: bool
+) -> None:
+    """A reply whose "media:" is only ever inside a line skips the walk: same outputs, same
+    fields set, segments included, in every pipeline."""
+
+    def results() -> tuple[Any, ...]:
+        split = richout.split_media(
+            text,
+            profile=profile,
+            extract_markdown_images=images,
+            preserve_trailing_whitespace=preserve,
+        )
+        reply = richout.parse_reply(text, current_message_id="m1", profile=profile)
+        return (
+            _outputs(split, _SPLIT_OUT),
+            split.model_fields_set,
+            _outputs(reply, _REPLY_OUT),
+            _outputs(richout.render_reply(text, profile=profile), _RENDER_OUT),
+        )
+
+    fast = results()
+    real = media_pipeline._mentions_only
+    try:
+        media_pipeline._mentions_only = lambda raw, profile: False
+        walked = results()
+    finally:
+        media_pipeline._mentions_only = real
+    assert fast == walked, text

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
+from richout.media.lines import lines_holding, passes_rule1
 from richout.media.segments import build_segments, walked_text
 from richout.media.walk import Walker, lower_same_length
 from richout.models import (
@@ -40,7 +41,7 @@ from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives
 from richout.tags.pipeline import TagStages, stage_tags, untagged
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
-from richout.text.chars import has_double_bracket, is_js_ws, js_rtrim, js_trim
+from richout.text.chars import LineBreaks, has_double_bracket, is_js_ws, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "tag_pass_shortcut"]
@@ -147,6 +148,26 @@ def run_split(
         diags = _media_diag.fast_path(text, raw, low, directives_on, images_on, profile=profile)
         return _explained_as_is(text, raw, preserve, diags)
 
+    if (
+        media_on
+        and not explain
+        and not images_on
+        and not has_double_bracket(raw)
+        and _mentions_only(raw, profile)
+    ):
+        # What the walk would give: nothing changed, and the text as one segment.
+        if not segments:
+            return MediaSplit.lazy(
+                explainer, text=raw, media_urls=[], audio_as_voice=False, rejected_media_count=0
+            )
+        return MediaSplit.lazy(
+            explainer,
+            text=raw,
+            media_urls=[],
+            audio_as_voice=False,
+            segments=[Segment.trusted(type="text", text=raw)],
+            rejected_media_count=0,
+        )
     walker = Walker(
         raw,
         media_on=media_on,
@@ -167,6 +188,21 @@ def run_split(
         segments=segments,
         defer=defer,
         tag_runs=tag_runs,
+    )
+
+
+def _mentions_only(raw: str, profile: Profile) -> bool:
+    """Does no line holding ``media:`` pass §5 rule 1 (``media:`` inside prose only)?
+
+    The line walk then changes nothing: with images off it visits no other line, and
+    without ``[[`` the split keeps the text as it is (one reply in five that holds the
+    token mentions it only in a sentence).
+    """
+    lines = LineBreaks(raw, profile.cr_lines)
+    ascii_prefix = profile.ascii_media_prefix
+    return not any(
+        passes_rule1(raw, ls, le, ascii_prefix)
+        for ls, le in lines_holding(lower_same_length(raw), lines, "media:")
     )
 
 
