@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
-from richout.media.lines import lines_holding, passes_rule1
 from richout.media.segments import build_segments, walked_text
 from richout.media.walk import Walker, lower_same_length
 from richout.models import (
@@ -41,12 +40,14 @@ from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives
 from richout.tags.pipeline import TagStages, stage_tags, untagged
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
-from richout.text.chars import LineBreaks, has_double_bracket, is_js_ws, js_rtrim, js_trim
+from richout.text.chars import JS_WS, has_double_bracket, is_js_ws, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "tag_pass_shortcut"]
 
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
+#: JavaScript whitespace that ends no line under any profile's rule
+_WS_NO_BREAK = frozenset(JS_WS) - {"\r", "\n"}
 
 
 def has_media_token(raw: str) -> bool:
@@ -196,14 +197,24 @@ def _mentions_only(raw: str, profile: Profile) -> bool:
 
     The line walk then changes nothing: with images off it visits no other line, and
     without ``[[`` the split keeps the text as it is (one reply in five that holds the
-    token mentions it only in a sentence).
+    token mentions it only in a sentence). Under an ASCII rule 1 a line passes only when
+    an ASCII ``media:`` follows its start and whitespace, so each ``media:`` is looked back
+    from; CR counts as a line start even where it ends no line (a superset: the walk then
+    answers). The release's rule 1 also folds U+0131: its lines are always walked.
     """
-    lines = LineBreaks(raw, profile.cr_lines)
-    ascii_prefix = profile.ascii_media_prefix
-    return not any(
-        passes_rule1(raw, ls, le, ascii_prefix)
-        for ls, le in lines_holding(lower_same_length(raw), lines, "media:")
-    )
+    if not profile.ascii_media_prefix:
+        return False
+    find = raw.find
+    i = find(":", 5)
+    while i >= 0:
+        if raw[i - 5 : i].lower() == "media":
+            k = i - 5
+            while k > 0 and raw[k - 1] in _WS_NO_BREAK:
+                k -= 1
+            if k == 0 or raw[k - 1] in "\r\n":
+                return False
+        i = find(":", i + 1)
+    return True
 
 
 def _walked_split(
