@@ -24,7 +24,9 @@ from richout.media.segments import _drop_ws_only_lines
 from richout.media.walk import Walker
 from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
-from richout.tags.pipeline import TagStages
+from richout.tags.close import normalize_boundaries
+from richout.tags.code import StageCode
+from richout.tags.pipeline import TagStages, untagged
 from richout.text.chars import JS_WS, js_rtrim
 
 _PIECES = [
@@ -104,6 +106,15 @@ def test_untagged_shortcut_is_the_tag_pass(text: str, with_map: bool) -> None:
     full = richout.parse_directives(text, strip_audio_tag=True, strip_reply_tags=False)
     assert got == full.text
     assert not full.audio_as_voice
+
+
+@_SETTINGS
+@given(_NO_BRACKETS)
+def test_untagged_skips_only_texts_section_5_1_keeps(text: str) -> None:
+    """The early return of ``untagged`` gives what §5.1 gives, patch included."""
+    code = StageCode(text)
+    want = normalize_boundaries(text, code.in_code, code.owns_tail) if text else (text, [])
+    assert untagged(text) == want
 
 
 @_SETTINGS
