@@ -114,14 +114,21 @@ def render_reply(
         content = [{"type": "text", "text": visible}] if visible else []
         outputs: dict[str, Any] = {"text": visible, "content": content}
     else:
-        embeds = extract_embeds(text, explain=explain)
+        # Without an opener the shortcode layer keeps the text and makes no preview: its
+        # result is built only when explaining.
+        opener = "[" in text and OPENER.search(text) is not None
+        embeds = extract_embeds(text, explain=explain) if opener or explain else None
         tag_runs: list[TagStages] = []
         media = split_for_views(
-            embeds.text, profile=prof, explain=explain, policy=policy, tag_runs=tag_runs
+            embeds.text if embeds is not None else text,
+            profile=prof,
+            explain=explain,
+            policy=policy,
+            tag_runs=tag_runs,
         )
         tags = _tag_layer(media.text, prof, explain, tag_runs[0] if tag_runs else None)
-        outputs = render_outputs(embeds, media, tags)
-        if explain:
+        outputs = render_outputs(embeds.previews if embeds is not None else [], media, tags)
+        if explain and embeds is not None:
             explanation = render_explanation(text, embeds, media, tags)
             return RenderedReply.explained(**outputs, **explanation)
     # Built only for a lazy result: the explainer is this call again with explain=True.

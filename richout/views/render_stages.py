@@ -15,6 +15,7 @@ from typing import Any
 
 from richout.models import (
     CanvasBlock,
+    CanvasPreview,
     Diagnostic,
     Directives,
     EditRecord,
@@ -92,8 +93,11 @@ def _union(
     return diags.build()
 
 
-def render_outputs(embeds: EmbedResult, media: MediaSplit, tags: Directives) -> dict[str, Any]:
-    """The WebChat view's output fields from the three layers' results (§9.2-§9.3)."""
+def render_outputs(
+    previews: list[CanvasPreview], media: MediaSplit, tags: Directives
+) -> dict[str, Any]:
+    """The WebChat view's output fields from the three layers' results (§9.2-§9.3):
+    the shortcode layer's previews, the media split, the tag layer."""
     if tags.reply_to_explicit_id is not None:
         target: ReplyTarget | None = ReplyTarget(mode="id", id=tags.reply_to_explicit_id)
     elif tags.reply_to_current:
@@ -112,7 +116,7 @@ def render_outputs(embeds: EmbedResult, media: MediaSplit, tags: Directives) -> 
             if found is None:
                 found = described[ref] = describe(ref, voice=voice)
             attachments.append(found)
-    canvas = [CanvasBlock(preview=p) for p in embeds.previews]
+    canvas = [CanvasBlock(preview=p) for p in previews]
     # §9.3: the canvas cards always come after the text and the attachments.
     content: list[dict[str, Any]] = []
     if tags.text:
