@@ -56,6 +56,12 @@ def needs_code_parse(text: str) -> bool:
     return "`" in text or "~" in text or "\t" in text or "    " in text
 
 
+def _in_spans(spans: list[tuple[int, int]], rel: int, limit: int) -> bool:
+    """Is offset ``rel`` inside one of the sorted, disjoint ``spans``?"""
+    k = bisect.bisect_right(spans, (rel, limit + 1)) - 1
+    return k >= 0 and rel < spans[k][1]
+
+
 class CodeMap:
     """Code regions of one text, answered by fast paths or one cached CommonMark parse."""
 
@@ -65,6 +71,7 @@ class CodeMap:
         "_fences",
         "_first_container",
         "_full",
+        "_last_line",
         "_line_starts",
         "_needs",
         "_para_spans",
@@ -92,6 +99,8 @@ class CodeMap:
         self._blank_ends: list[int] = []
         self._para_spans: dict[int, list[tuple[int, int]] | None] = {}
         self._first_container = -1
+        #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
+        self._last_line: tuple[int, int, list[tuple[int, int]]] | None = None
         # Cut points (None until needed; [0] when the text is parsed whole) and the parses
         # of the pieces asked about, by their start.
         self._pieces: tuple[list[int], dict[int, CodeParse]] | None = None
@@ -334,6 +343,12 @@ class CodeMap:
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
         line_start, line_end = self._line_bounds(pos)
+        last = self._last_line
+        if last is not None and last[0] == line_start:
+            # Every check before the span lookup depends on the line alone: a line that
+            # reached it once answers from its paragraph's spans (a line of 30k tags asks
+            # 30k times).
+            return _in_spans(last[2], pos - last[1], len(text))
         if indent_columns(text, line_start) >= 4:
             indented = self._indented_line(line_start)
             if indented is None or (indented and text[pos] in "\r\n"):
@@ -368,9 +383,8 @@ class CodeMap:
         spans = self._para_spans[lo]
         if spans is None:
             return None
-        rel = pos - lo
-        k = bisect.bisect_right(spans, (rel, len(text) + 1)) - 1
-        return k >= 0 and rel < spans[k][1]
+        self._last_line = (line_start, lo, spans)
+        return _in_spans(spans, pos - lo, len(text))
 
     def _pair_backticks(self, chunk: str) -> list[tuple[int, int]] | None:
         """Code spans of a plain paragraph, or None when the paragraph is not plain."""
