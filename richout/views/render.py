@@ -107,12 +107,19 @@ def render_reply(
         and ("[" not in text or OPENER.search(text) is None)
         and not has_media_token(text)
     ):
-        # No shortcode opener, tag or MEDIA: token (a Markdown link's "[" is none of them):
-        # the layers would only trim (TAGS.md §5.1), and building their three results costs
-        # more than the trimming.
+        # No shortcode opener, tag or MEDIA: token (a lone "[" is none of them): the layers
+        # would only trim (TAGS.md §5.1), and building their three results costs more than
+        # the trimming. Every output field is set, as render_outputs sets them.
         visible = untagged_text(js_rtrim(text))
         content = [{"type": "text", "text": visible}] if visible else []
-        outputs: dict[str, Any] = {"text": visible, "content": content}
+        outputs: dict[str, Any] = {
+            "text": visible,
+            "reply_target": None,
+            "audio_as_voice": False,
+            "attachments": [],
+            "canvas": [],
+            "content": content,
+        }
     else:
         # Without an opener the shortcode layer keeps the text and makes no preview: its
         # result is built only when explaining.

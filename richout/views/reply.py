@@ -101,11 +101,22 @@ def parse_reply(
         and not (extract_markdown_images and "![" in text)
         and not has_media_token(text)
     ):
-        # No tag, image or MEDIA: token: every layer but the silent rule is a trim. (A
-        # Markdown link's "[" is no trigger: one in eight corpus replies holds one.)
+        # No tag, image or MEDIA: token: every layer but the silent rule is a trim. (A lone
+        # "[" is no trigger: one in eight corpus replies holds one, in "[embed" or code.)
+        # Every output field is set, as the layers set them: model_fields_set, and so
+        # model_dump(exclude_unset=True), must not depend on the path taken.
         visible = js_rtrim(text)
         silent = silent_rule(visible, silent_token) is not None
-        outputs: dict[str, Any] = {"text": "" if silent else visible, "is_silent": silent}
+        outputs: dict[str, Any] = {
+            "text": "" if silent else visible,
+            "media_urls": [],
+            "audio_as_voice": False,
+            "reply_to_id": None,
+            "reply_to_current": False,
+            "reply_to_tag": False,
+            "is_silent": silent,
+            "rejected_media_count": 0,
+        }
     else:
         tag_runs: list[TagStages] = []
         split = split_for_views(
