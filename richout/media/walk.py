@@ -52,7 +52,7 @@ _MAX_IMAGES_PER_LINE = 50
 #: strip, and no ``"`` for a JSON cut: the payload's cleaned candidate is the token itself,
 #: so the token's verdict alone decides the line. (A leading backtick is skipped only where
 #: the profile skips one; a trailing one is cleaned away.) The letters are spelled as
-#: classes: ``re.IGNORECASE`` would also match U+0131 and U+212A.
+#: classes: ``re.IGNORECASE`` would also match U+0130 and U+0131 for the I.
 _PLAIN_DIRECTIVE = re.compile(
     r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*(`?)"
     r"([A-Za-z0-9/._~:%?=&+#@!$*;\\-]*[A-Za-z0-9/._~:%?=&+#@!$*;-])`?"
