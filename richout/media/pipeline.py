@@ -197,10 +197,10 @@ def _mentions_only(raw: str, profile: Profile) -> bool:
 
     The line walk then changes nothing: with images off it visits no other line, and
     without ``[[`` the split keeps the text as it is (about one corpus reply in nine that
-    holds the token mentions it only in a sentence). Under an ASCII rule 1 a line passes only when
-    an ASCII ``media:`` follows its start and whitespace, so each ``media:`` is looked back
-    from; CR counts as a line start even where it ends no line (a superset: the walk then
-    answers). The release's rule 1 also folds U+0131: its lines are always walked.
+    holds the token mentions it only in a sentence). Under an ASCII rule 1 a line passes
+    only when an ASCII ``media:`` follows its start and whitespace, so each ``media:`` is
+    looked back from; CR counts as a line start even where it ends no line (a superset: the
+    walk then answers). The release's rule 1 also folds U+0131: its lines are always walked.
     """
     if not profile.ascii_media_prefix:
         return False

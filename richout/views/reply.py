@@ -102,7 +102,7 @@ def parse_reply(
         and not has_media_token(text)
     ):
         # No tag, image or MEDIA: token: every layer but the silent rule is a trim. (A lone
-        # "[" is no trigger: one in eight corpus replies holds one, in "[embed" or code.)
+        # "[", as in "[embed" or code, is no trigger for this view.)
         # Every output field is set, as the layers set them: model_fields_set, and so
         # model_dump(exclude_unset=True), must not depend on the path taken.
         visible = js_rtrim(text)
