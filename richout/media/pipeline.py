@@ -40,18 +40,22 @@ from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives
 from richout.tags.pipeline import TagStages, stage_tags, untagged
 from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
-from richout.text.chars import JS_WS, has_double_bracket, is_js_ws, js_rtrim, js_trim
+from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, is_js_ws, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "tag_pass_shortcut"]
 
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
-#: JavaScript whitespace that ends no line under any profile's rule
-_WS_NO_BREAK = frozenset(JS_WS) - {"\r", "\n"}
 
 
 def has_media_token(raw: str) -> bool:
-    """Does ``raw`` hold ``media:`` in any ASCII letter case (§3 step 2)?
+    """Does ``raw`` hold ``media:`` in any ASCII letter case (§3 step 2)?"""
+    return _find_media_token(raw, False)
+
+
+def _find_media_token(raw: str, at_line_start: bool) -> bool:
+    """Is there a ``media:`` in any ASCII letter case (only one that follows a line start
+    and whitespace, with ``at_line_start``; CR counts as a line start under any profile)?
 
     Checking the five characters before each colon is several times cheaper than
     lower-casing the whole reply, and no non-ASCII character lower-cases to one of them.
@@ -60,7 +64,13 @@ def has_media_token(raw: str) -> bool:
     i = find(":", 5)
     while i >= 0:
         if raw[i - 5 : i].lower() == "media":
-            return True
+            if not at_line_start:
+                return True
+            k = i - 5
+            while k > 0 and raw[k - 1] in JS_WS_NO_BREAK:
+                k -= 1
+            if k == 0 or raw[k - 1] in "\r\n":
+                return True
         i = find(":", i + 1)
     return False
 
@@ -198,23 +208,11 @@ def _mentions_only(raw: str, profile: Profile) -> bool:
     The line walk then changes nothing: with images off it visits no other line, and
     without ``[[`` the split keeps the text as it is (about one corpus reply in nine that
     holds the token mentions it only in a sentence). Under an ASCII rule 1 a line passes
-    only when an ASCII ``media:`` follows its start and whitespace, so each ``media:`` is
-    looked back from; CR counts as a line start even where it ends no line (a superset: the
-    walk then answers). The release's rule 1 also folds U+0131: its lines are always walked.
+    only when an ASCII ``media:`` follows its start and whitespace (a CR counts as a line
+    start even where it ends no line: a superset, the walk then answers). The release's
+    rule 1 also folds U+0131: its lines are always walked.
     """
-    if not profile.ascii_media_prefix:
-        return False
-    find = raw.find
-    i = find(":", 5)
-    while i >= 0:
-        if raw[i - 5 : i].lower() == "media":
-            k = i - 5
-            while k > 0 and raw[k - 1] in _WS_NO_BREAK:
-                k -= 1
-            if k == 0 or raw[k - 1] in "\r\n":
-                return False
-        i = find(":", i + 1)
-    return True
+    return profile.ascii_media_prefix and not _find_media_token(raw, True)
 
 
 def _walked_split(

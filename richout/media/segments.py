@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from richout.media.lines import LineChange
 from richout.models import Segment
-from richout.text.chars import JS_WS, LineBreaks, js_trim
+from richout.text.chars import JS_WS, JS_WS_NO_BREAK, LineBreaks, js_trim
 from richout.text.patch import Patch, apply, common_prefix, patch_from_pieces
 
 __all__ = ["build_segments", "walked_text"]
@@ -24,7 +24,7 @@ __all__ = ["build_segments", "walked_text"]
 # then jumps from break to break instead of trying a line start at every offset (an
 # anchored "(?m)^" pattern ran at about 50 MB/s over kept text).
 _WS_NO_LF = JS_WS.replace("\n", "")
-_WS_NO_BREAK = _WS_NO_LF.replace("\r", "")
+_WS_NO_BREAK = JS_WS_NO_BREAK
 #: The whitespace of a line made only of whitespace, after the line feed that opens it.
 _WS_LINE_AFTER_LF = re.compile("\n[" + _WS_NO_LF + "]+(?=\n|\\Z)")
 #: The same for a text's first line.

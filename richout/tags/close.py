@@ -18,7 +18,7 @@ from richout.tags.scan import blank_end
 from richout.text.chars import JS_WS, is_js_ws
 from richout.text.patch import Patch, apply, patch_from_pieces
 
-__all__ = ["close_sites", "normalize_boundaries"]
+__all__ = ["boundaries_kept", "close_sites", "normalize_boundaries"]
 
 _BLANKS = " \t"
 _BREAKS = "\r\n"
@@ -165,6 +165,15 @@ def close_sites(text: str, removed: Sequence[tuple[int, int]]) -> tuple[str, Pat
     out.keep(cursor, n)
     patch = out.patch()
     return apply(text, patch), patch
+
+
+def boundaries_kept(text: str) -> bool:
+    """Does §5.1 certainly keep ``text`` whole, before any code question? True when it
+    starts with no line break or blank (steps 1-2) and ends in no whitespace (step 3):
+    most texts, which then need no code view at all."""
+    return not text or (
+        text[0] not in _BREAKS and text[0] not in _BLANKS and not is_js_ws(text[-1])
+    )
 
 
 def normalize_boundaries(

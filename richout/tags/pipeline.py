@@ -19,7 +19,7 @@ from richout.markdown.codemap import CodeMap
 from richout.models import Directives, EditRecord, Span
 from richout.models.diagnostics import Diagnostics, Finding, deferred
 from richout.models.lossless import edit_records
-from richout.tags.close import LEADING_BREAKS, close_sites, normalize_boundaries
+from richout.tags.close import LEADING_BREAKS, boundaries_kept, close_sites, normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.explain import (
     OffsetMap,
@@ -31,7 +31,7 @@ from richout.tags.explain import (
 )
 from richout.tags.scan import AUDIO_HEAD, ReplyTagReader
 from richout.tags.stages import FoundReply, audio_stage, reply_stage
-from richout.text.chars import has_double_bracket, is_js_ws, js_trim
+from richout.text.chars import has_double_bracket, js_trim
 from richout.text.patch import Patch, compose, offset_mapper
 
 __all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags", "untagged"]
@@ -68,15 +68,9 @@ def read_part(text: str) -> PartTags:
     )
 
 
-#: first characters §5.1's leading steps can remove: a line break, or a single blank
-_BOUNDARY_HEADS = frozenset("\r\n \t")
-
-
 def untagged(text: str, code_map: CodeMap | None = None) -> tuple[str, Patch]:
     """What the tag stages leave of a text without ``[[``: §5.1 alone, and its patch."""
-    if not text or (text[0] not in _BOUNDARY_HEADS and not is_js_ws(text[-1])):
-        # No leading break or blank for steps 1-2 to drop, no trailing whitespace for step 3
-        # (most texts): §5.1 keeps the text, and no code question is asked.
+    if boundaries_kept(text):
         return text, []
     code = StageCode(text, code_map)
     return normalize_boundaries(text, code.in_code, code.owns_tail)

@@ -13,6 +13,7 @@ import re
 __all__ = [
     "JS_WS",
     "JS_WS_CLASS",
+    "JS_WS_NO_BREAK",
     "LineBreaks",
     "LineIndex",
     "ascii_lower",
@@ -34,6 +35,8 @@ JS_WS = (
 )
 #: The same set as the body of a regex character class (no brackets).
 JS_WS_CLASS = r"\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+#: JavaScript whitespace that ends no line under any profile's rule (no CR, no LF).
+JS_WS_NO_BREAK = JS_WS.replace("\n", "").replace("\r", "")
 
 _JS_WS_SET = frozenset(JS_WS)
 _HAS_WS = re.compile(f"[{JS_WS_CLASS}]")
