@@ -100,11 +100,12 @@ def render_reply(
     require_bool(explain, "explain")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
+    opener = "[" in text and OPENER.search(text) is not None
     if (
         not explain
         and not prof.normalize_rewritten_whitespace
+        and not opener
         and not has_double_bracket(text)
-        and ("[" not in text or OPENER.search(text) is None)
         and not has_media_token(text)
     ):
         # No shortcode opener, tag or MEDIA: token (a lone "[" is none of them): the layers
@@ -123,7 +124,6 @@ def render_reply(
     else:
         # Without an opener the shortcode layer keeps the text and makes no preview: its
         # result is built only when explaining.
-        opener = "[" in text and OPENER.search(text) is not None
         embeds = extract_embeds(text, explain=explain) if opener or explain else None
         tag_runs: list[TagStages] = []
         media = split_for_views(
