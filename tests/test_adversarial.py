@@ -322,3 +322,45 @@ def test_direct_diagnostic_records_equal_validated_ones() -> None:
         assert fast.model_fields_set == slow.model_fields_set
         assert fast.to_wire() == slow.to_wire()
         assert list(fast.__dict__) == list(slow.__dict__)
+
+
+class _CountingStr(str):
+    """A payload that tallies the characters every slice of it copies."""
+
+    copied = 0
+
+    def __getitem__(self, key: Any) -> str:
+        piece = str.__getitem__(self, key)
+        _CountingStr.copied += len(piece)
+        return piece
+
+
+# Payloads whose regrouping grows one part token by token (§6.6): each new token asks what
+# the part built so far cleans to. With a wrapper character at the part's start or end, the
+# cleaning once copied the whole part per token (quadratic in characters, invisible to a
+# call count).
+_PAYLOAD_FAMILIES: dict[str, Callable[[int], str]] = {
+    "trailing_wrappers": lambda n: "/a" + " b)" * n,
+    "leading_wrapper": lambda n: "(/a" + " b" * n,
+    "leading_wrapper_run": lambda n: "(" * n + "/a" + " b" * n,
+    "trailing_wrapper_tokens": lambda n: "/a" + " )" * n,
+    "root_tokens": lambda n: " /" * n,
+    "words": lambda n: "".join(f" x{i}" for i in range(n)),
+}
+
+
+@pytest.mark.pure_python(why="counts slices through a str subclass, which compiled code skips")
+@pytest.mark.parametrize("family", sorted(_PAYLOAD_FAMILIES))
+def test_payload_reading_copies_linearly(family: str) -> None:
+    """Eight times the payload copies at most about eight times the characters."""
+    from richout.media.payload import Judge, analyse_payload
+
+    make = _PAYLOAD_FAMILIES[family]
+    copied = []
+    for n in (1_000, 8_000):
+        _CountingStr.copied = 0
+        analyse_payload(_CountingStr(make(n)), Judge())
+        copied.append(_CountingStr.copied)
+    assert copied[0] > 0
+    ratio = copied[1] / copied[0]
+    assert ratio < 12, f"8x the payload copied {ratio:.1f}x the characters"

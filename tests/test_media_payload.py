@@ -308,6 +308,20 @@ def test_clean_bounds_of_any_slice_match_the_oracle(s: str, data: st.DataObject)
     assert cut == (s[x:y] != s[a:b].lstrip("`\"'[{(").rstrip("`\"'\\})],"))
 
 
+@settings(max_examples=300)
+@given(payloads, st.data())
+def test_one_cleaner_asked_many_slices_matches_the_oracle(s: str, data: st.DataObject) -> None:
+    """Regrouping asks one :class:`Cleaner` for a part as it grows: the same start, later
+    ends, and the wrapper run at the start is remembered between the questions."""
+    cl = Cleaner(s)
+    a = data.draw(st.integers(0, len(s)))
+    ends = data.draw(st.lists(st.integers(a, len(s)), max_size=8))
+    starts = data.draw(st.lists(st.integers(0, len(s)), max_size=4))
+    for x0, y0 in [(a, b) for b in ends] + [(x, len(s)) for x in starts]:
+        x, y, _ = cl.bounds(x0, y0)
+        assert s[x:y] == naive_clean(s[x0:y0])
+
+
 @settings(max_examples=600)
 @given(payloads)
 def test_quote_lists_and_tokens_match_the_oracle(p: str) -> None:

@@ -45,6 +45,7 @@ _JSON_FOLLOW = frozenset("]},:")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _WS = frozenset(JS_WS)
 _NON_WS_RUN = re.compile(f"[^{JS_WS_CLASS}]+")
+_NOT_LEAD = re.compile("[^" + re.escape(LEAD_CHARS) + "]")
 
 
 def file_prefix_len(s: str, a: int, b: int) -> int:
@@ -56,12 +57,23 @@ def file_prefix_len(s: str, a: int, b: int) -> int:
 class Cleaner:
     """``clean`` (§6.1) of any slice of one string, answered as bounds into that string."""
 
-    __slots__ = ("_cuts", "_dots", "s")
+    __slots__ = ("_cuts", "_dots", "_lead_ends", "s")
 
     def __init__(self, s: str) -> None:
         self.s = s
         self._cuts: list[int] | None = None
         self._dots: list[int] = []
+        # Regrouping asks for the bounds of one growing part once per token; the end of
+        # the wrapper run at its start is found once, not rescanned with every token.
+        self._lead_ends: dict[int, int] = {}
+
+    def _lead_end(self, a: int) -> int:
+        """Where the run of wrapper characters starting at ``a`` ends (found once per ``a``)."""
+        end = self._lead_ends.get(a)
+        if end is None:
+            m = _NOT_LEAD.search(self.s, a)
+            end = self._lead_ends[a] = m.start() if m is not None else len(self.s)
+        return end
 
     def _json_cut_index(self) -> tuple[list[int], list[int]]:
         """Every ``"`` that can end a serialized-JSON tail, with the ``.`` of its extension.
@@ -100,12 +112,10 @@ class Cleaner:
         s = self.s
         la = a
         if la < b and s[la] in _LEAD:
-            # A run of wrapper characters is skipped in C (a payload may hold 50k of them).
-            seg = s[a:b]
-            la = a + len(seg) - len(seg.lstrip(LEAD_CHARS))
+            la = min(self._lead_end(a), b)
         tb = b
         if tb > la and s[tb - 1] in _TRAIL:
-            tb = la + len(s[la:b].rstrip(_TRAIL_CHARS))
+            tb = _trail_start(s, la, b)
         if tb - la < 4 or (tb - la <= 64 and '"' not in s[la:tb]):
             return la, tb, False
         cuts, dots = self._json_cut_index()
@@ -119,6 +129,21 @@ class Cleaner:
         q = cuts[k]
         end = q - 1 if s[q - 1] == "\\" else q
         return la, end, True
+
+
+def _trail_start(s: str, lo: int, hi: int) -> int:
+    """``lo + len(s[lo:hi].rstrip(_TRAIL_CHARS))``, looking only at the trailing run.
+
+    Windows grow fourfold from the end, so the cost is linear in the run, not in ``hi - lo``
+    (a part grown token by token is cleaned again after each one).
+    """
+    width = 16
+    while True:
+        start = max(lo, hi - width)
+        kept = s[start:hi].rstrip(_TRAIL_CHARS)
+        if kept or start == lo:
+            return start + len(kept)
+        width *= 4
 
 
 def clean(s: str) -> str:
