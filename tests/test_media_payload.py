@@ -322,6 +322,49 @@ def test_one_cleaner_asked_many_slices_matches_the_oracle(s: str, data: st.DataO
         assert s[x:y] == naive_clean(s[x0:y0])
 
 
+# Tokens near the word and plain-path classes of richout.media.payload: the characters
+# those classes allow and every character that would change cleaning, roots or verdicts.
+_TOKEN_CHARS = list("aZ09_-./") + list(":~\\\"'`([{)]},;%@+é")
+tokens = (
+    st.text(alphabet=st.sampled_from(_TOKEN_CHARS), min_size=1, max_size=12)
+    | st.builds(
+        lambda t: "/" + t, st.text(alphabet=st.sampled_from(list("ab_-./") * 3 + _TOKEN_CHARS))
+    )
+    | st.text(alphabet=st.sampled_from(list("xY7_-")), min_size=1, max_size=70)
+)
+
+
+@settings(max_examples=800)
+@given(tokens, st.sampled_from(sorted(PROFILES)), st.booleans())
+def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: bool) -> None:
+    """A word or plain absolute path is answered from its characters; the answer must be
+    the general steps' (cleaning, file prefix, root, §7), under every profile."""
+    from richout.media import payload as pl
+
+    p = " " + token + " "
+    a, b = 1, 1 + len(token)
+    judge = Judge(PROFILES[name])
+    cl = Cleaner(p)
+    assert pl._token_facts(p, cl, a, b, {}) == pl._read_token_facts(p, cl, a, b)
+    assert pl._part_fate(p, cl, a, b, judge, bare=bare) == pl._read_part_fate(
+        p, cl, a, b, judge, bare=bare
+    )
+
+
+def test_token_classes_cover_what_they_claim() -> None:
+    """The classes are not empty: words and plain paths take them (else the property above
+    would compare the general steps with themselves)."""
+    from richout.media import payload as pl
+
+    for word in ("x", "x123", "a_b-c", "Z" * 5000):
+        assert pl._WORD_TOKEN.fullmatch(word)
+    for path in ("/", "/a", "/tmp/x.png", "/a/./b", "/" + "a" * 5000):
+        assert pl._PLAIN_PATH.fullmatch(path) and ".." not in path
+    for other in ("x.png", "C:", "~/a", "/a..b", "/a)", '/a"', "file:/a", "é"):
+        assert not pl._WORD_TOKEN.fullmatch(other)
+        assert not (pl._PLAIN_PATH.fullmatch(other) and ".." not in other)
+
+
 @settings(max_examples=600)
 @given(payloads)
 def test_quote_lists_and_tokens_match_the_oracle(p: str) -> None:

@@ -6,10 +6,13 @@ memoising :class:`Judge`), then come the spaced-path rescue (§6.8) and the whol
 fallback (§6.9). The reference re-cleans a growing part for every new token when
 regrouping; here the cleaning is answered as bounds (:mod:`richout.media.cleaning`), so the
 regrouping step costs one binary search per token and the whole reading stays ``n log n``.
+Tokens are judged once per distinct text, and a word or a plain absolute path (the shapes a
+payload of many distinct tokens is made of) from its characters alone.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from string import ascii_letters
 
@@ -31,6 +34,7 @@ from richout.policy.local import (
     looks_local,
     starts_at_root,
 )
+from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import NEXT, Profile
 from richout.text.chars import JS_WS, has_js_ws, js_trim
 
@@ -148,6 +152,22 @@ class PayloadResult:
 _MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\" + ascii_letters)
 
 
+#: Tokens whose §6.6 facts and §6.7 fate follow from their characters, answered without
+#: cleaning or judging them (a payload of 150k distinct tokens would otherwise run the
+#: general steps 150k times; ``tests/test_media_payload.py`` checks both answers against
+#: the general path under every profile).
+#:
+#: A *word*: ASCII letters, digits, ``_`` and ``-``. No wrapper or trailing character, so
+#: cleaning keeps it whole; no ``:``, so no file prefix, drive or scheme; no ``/ \\ ~ .``, so
+#: no root, no local shape and no extension: §7 refuses it, it does not look local, and a
+#: part that is one word is left visible.
+_WORD_TOKEN = re.compile(r"[A-Za-z0-9_\-]+")
+#: A *plain absolute path*: ``/`` then word characters, ``-``, ``.`` and ``/``, and (checked
+#: apart) no ``..``. Cleaning keeps it whole, it starts at a root, and §7 accepts its local
+#: shape (no traversal, no home form) up to :data:`MAX_REFERENCE_UNITS`.
+_PLAIN_PATH = re.compile(r"/[A-Za-z0-9_\-./]*")
+
+
 def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:
     """Bounds of ``clean(p[a:b])`` without one file prefix, and whether it starts at a root."""
     x, y, _ = cl.bounds(a, b)
@@ -163,17 +183,28 @@ def _token_facts(
     ``(start, end, independent, rooted)``: the bounds of its cleaned value without one file
     prefix (offsets into the token), whether it begins an independent source, and whether
     that value starts at a root. Each is a function of the token's text alone (cleaning of a
-    slice reads nothing outside it), so a payload of repeated tokens answers each once.
+    slice reads nothing outside it), so a payload of repeated tokens answers each once, and
+    a word or plain absolute path is answered from its characters.
     """
     key = p[ts:te]
     facts = memo.get(key)
     if facts is None:
-        cx, cy, rooted = _rooted_value(p, cl, ts, te)
-        # The value judged here has already lost one file prefix; beginning an
-        # independent source cleans and strips it a second time (reference quirk).
-        facts = (cx - ts, cy - ts, begins_independent_at(cl, cx, cy), rooted)
+        if _WORD_TOKEN.fullmatch(key) is not None:
+            facts = (0, te - ts, False, False)
+        elif _PLAIN_PATH.fullmatch(key) is not None and ".." not in key:
+            facts = (0, te - ts, True, True)
+        else:
+            facts = _read_token_facts(p, cl, ts, te)
         memo[key] = facts
     return facts
+
+
+def _read_token_facts(p: str, cl: Cleaner, ts: int, te: int) -> tuple[int, int, bool, bool]:
+    """:func:`_token_facts` by the general steps: clean, strip a file prefix, test the root."""
+    cx, cy, rooted = _rooted_value(p, cl, ts, te)
+    # The value judged here has already lost one file prefix; beginning an independent
+    # source cleans and strips it a second time (reference quirk).
+    return cx - ts, cy - ts, begins_independent_at(cl, cx, cy), rooted
 
 
 def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -> list[list[int]]:
@@ -420,8 +451,25 @@ def _part_fate(
     into the part), whether the JSON tail was cut, and its :func:`_fate`.
 
     Unwrapping and cleaning read nothing outside the slice, so the answer depends on the
-    part's text alone.
+    part's text alone; a word is left visible and a plain absolute path accepted without
+    cleaning or judging them (:data:`_WORD_TOKEN`, :data:`_PLAIN_PATH`).
     """
+    part = p[a:b]
+    if _WORD_TOKEN.fullmatch(part) is not None:
+        return 0, b - a, False, _LEFT
+    if (
+        _PLAIN_PATH.fullmatch(part) is not None
+        and ".." not in part
+        and b - a <= MAX_REFERENCE_UNITS
+    ):
+        return 0, b - a, False, _ACCEPTED
+    return _read_part_fate(p, cl, a, b, judge, bare=bare)
+
+
+def _read_part_fate(
+    p: str, cl: Cleaner, a: int, b: int, judge: Judge, *, bare: bool
+) -> tuple[int, int, bool, int]:
+    """:func:`_part_fate` by the general steps: unwrap or clean, then judge (§6.7)."""
     cut = False
     qb = unwrap_bounds(p, a, b) if judge.profile.unwrap_quoted_parts and p[a] in QUOTES else None
     if qb is not None:
