@@ -351,6 +351,33 @@ def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: 
     )
 
 
+@settings(max_examples=400)
+@given(
+    st.text(alphabet=st.sampled_from(list("ab_-9 ") + [" "] * 3), min_size=1, max_size=40),
+    st.sampled_from(sorted(PROFILES)),
+)
+def test_a_payload_of_words_reads_as_the_general_steps(p: str, name: str) -> None:
+    """Words and spaces only: :func:`_words_only`'s result, field for field, is the general
+    steps' (every part left visible, the fallback refused), under every profile."""
+    from richout.media import payload as pl
+
+    general = pl._read_payload(p, Judge(PROFILES[name]), pl.PayloadResult())
+    assert analyse_payload(p, Judge(PROFILES[name])) == general
+
+
+def test_a_payload_of_words_takes_the_words_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    from richout.media import payload as pl
+
+    def general(*args: object) -> pl.PayloadResult:
+        raise AssertionError("the general steps ran")
+
+    monkeypatch.setattr(pl, "_read_payload", general)
+    res = analyse_payload(" x0 x1  y-z ", Judge())
+    assert res.parts == 3 and not res.accepted and len(res.leftovers) == 3
+    with pytest.raises(AssertionError):
+        analyse_payload(" x0 /a ", Judge())
+
+
 def test_token_classes_cover_what_they_claim() -> None:
     """The classes are not empty: words and plain paths take them (else the property above
     would compare the general steps with themselves)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from string import ascii_letters
 
 from richout.media.cleaning import (
@@ -166,6 +167,9 @@ _WORD_TOKEN = re.compile(r"[A-Za-z0-9_\-]+")
 #: apart) no ``..``. Cleaning keeps it whole, it starts at a root, and §7 accepts its local
 #: shape (no traversal, no home form) up to :data:`MAX_REFERENCE_UNITS`.
 _PLAIN_PATH = re.compile(r"/[A-Za-z0-9_\-./]*")
+#: A payload of words and spaces only (:func:`_words_only`); one character class, so the
+#: match never backtracks.
+_WORDS_AND_SPACES = re.compile(r"[A-Za-z0-9_\- ]+")
 
 
 def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:
@@ -290,7 +294,8 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     regrouped into parts (:func:`_read_parts`); then per-part verdicts
     (:func:`_judge_parts`), the spaced-path rescue and the whole-payload fallback. Rejected
     parts that look like media sources are counted and hidden where the profile says so
-    (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`.
+    (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`, one of
+    words and spaces :func:`_words_only`.
     """
     if judge is None:
         judge = Judge()
@@ -298,6 +303,34 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     n = len(p)
     if n and p[0] not in _LIST_OPEN and not has_js_ws(p):
         return _single_token(p, judge, res)
+    if _WORDS_AND_SPACES.fullmatch(p) is not None and not p.isspace():
+        return _words_only(p, res)
+    return _read_payload(p, judge, res)
+
+
+def _words_only(p: str, res: PayloadResult) -> PayloadResult:
+    """The steps for a payload of :data:`_WORD_TOKEN` words separated by spaces.
+
+    No word starts at a root, so none joins another (§6.6) and each is a part; each part is
+    left visible (§6.7); the whole payload has no quote to unwrap, no file prefix, no local
+    shape, no scheme and no extension, so the §6.9 fallback is refused and it does not look
+    local. The parts are listed in C-level loops: a 1 MB payload holds 500k of them.
+    """
+    tokens = split_parts(p)
+    starts = [a for a, _ in tokens]
+    ends = [b for _, b in tokens]
+    res.parts = len(tokens)
+    res.value_bounds = (tokens[0][0], tokens[-1][1])
+    res.leftovers = tokens
+    res.rejected = list(
+        zip(starts, ends, map(p.__getitem__, map(slice, starts, ends)), repeat(True), repeat(True))
+    )
+    res.fallback_failed = (0, len(p), p)
+    return res
+
+
+def _read_payload(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
+    """:func:`analyse_payload` by the general steps."""
     cl = Cleaner(p)
     parts, stripped, vs, ve = _read_parts(p, cl, judge, res)
     accepted, leftovers = _judge_parts(p, cl, parts, judge, res)
