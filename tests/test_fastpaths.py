@@ -478,6 +478,94 @@ def test_the_plain_line_shortcut_is_taken_on_common_directives() -> None:
     assert got.rejected_media_count == 1 and got.text == "Here:"
 
 
+_PATH_TOKEN = st.builds(
+    lambda head, body: head + body,
+    st.sampled_from(["/", "/tmp/", "/a/../", "/srv/", "./", "~/", "/x`", "//"]),
+    st.lists(st.sampled_from([*"ab_-./", ".png", "..", ")", ":", "é"]), max_size=8).map("".join),
+)
+_PATHS_LINE = st.builds(
+    lambda lead, word, gap, paths, seps, tail: (
+        lead
+        + word
+        + gap
+        + "".join(sep + path for sep, path in zip(["", *seps], paths, strict=False))
+        + tail
+    ),
+    st.sampled_from(["", " ", "\t", "    ", "- "]),
+    st.sampled_from(["MEDIA:", "media:", "MEDıA:"]),
+    st.sampled_from(["", " ", "\t", "\u3000"]),
+    st.lists(_PATH_TOKEN, min_size=2, max_size=5),
+    st.lists(st.sampled_from([" ", "  ", "\t", " \t", "\u00a0", ","]), min_size=4, max_size=4),
+    st.sampled_from(["", " ", "\t", "`", " caption"]),
+)
+_PATHS_REPLY = st.builds(
+    lambda before, lines, after: before + "\n".join(lines) + after,
+    _AROUND,
+    st.lists(_PATHS_LINE | _DIRECTIVE, min_size=1, max_size=3),
+    st.sampled_from(["", "\n", "\nDone.", "\n```"]),
+)
+
+
+@pytest.mark.pure_python(why="replaces Walker._plain_paths, a compiled class's method")
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_PATHS_REPLY, _PROFILES, st.booleans())
+def test_lines_of_plain_paths_read_as_the_payload_steps_read_them(
+    text: str, profile: str, narrow: bool
+) -> None:
+    """The walk's shortcut for a line of several plain paths changes no output of any
+    pipeline, in any profile, with or without a gateway policy."""
+    policy = _NARROW if narrow else None
+
+    def outputs() -> tuple[Any, ...]:
+        return (
+            _outputs(richout.split_media(text, profile=profile, policy=policy), _SPLIT_OUT),
+            _outputs(
+                richout.parse_reply(text, current_message_id="m1", profile=profile, policy=policy),
+                _REPLY_OUT,
+            ),
+            _outputs(richout.render_reply(text, profile=profile, policy=policy), _RENDER_OUT),
+        )
+
+    fast = outputs()
+    real = Walker._plain_paths
+    try:
+        Walker._plain_paths = lambda self, ls, le: False  # type: ignore[method-assign]
+        general = outputs()
+    finally:
+        Walker._plain_paths = real  # type: ignore[method-assign]
+    assert fast == general, text
+    explained = richout.split_media(text, profile=profile, policy=policy, explain=True)
+    assert fast[0] == _outputs(explained, _SPLIT_OUT), text
+
+
+@pytest.mark.pure_python(why="counts calls of Walker._plain_paths, a compiled class's method")
+def test_the_plain_paths_shortcut_is_taken_on_lines_of_paths() -> None:
+    """Not vacuous: a line of plain paths is decided by the shortcut; one with a traversal,
+    a caption or a comma is not."""
+    taken: list[bool] = []
+    real = Walker._plain_paths
+
+    def counting(self: Walker, ls: int, le: int) -> bool:
+        took = real(self, ls, le)
+        taken.append(took)
+        return took
+
+    Walker._plain_paths = counting  # type: ignore[method-assign]
+    try:
+        got = richout.split_media(
+            "Here:\nMEDIA: /tmp/a.png /tmp/b.png\n  media:/c\t/d/e \n"
+            "MEDIA: /a/../b /c\nMEDIA: /tmp/f.png caption\nMEDIA: /g, /h\n"
+            "MEDIA: /i /" + "j" * 4096
+        )
+    finally:
+        Walker._plain_paths = real  # type: ignore[method-assign]
+    # A path longer than a reference may be (4096 UTF-16 units) is refused and counted.
+    assert taken == [True, True, False, False, False, False]
+    assert got.rejected_media_count == 2 and "/i" in got.media_urls
+    assert got.media_urls[:4] == ["/tmp/a.png", "/tmp/b.png", "/c", "/d/e"]
+    assert got.text.startswith("Here:")
+
+
 _MENTION_PIECES = st.sampled_from(
     [
         "See the media: folder",

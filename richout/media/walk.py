@@ -30,6 +30,7 @@ from richout.media.lines import (
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.models import Span
 from richout.policy import Policy, Verdict, is_valid_reference, strip_file_prefix
+from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import Profile
 from richout.text.chars import (
     JS_WS,
@@ -57,6 +58,17 @@ _PLAIN_DIRECTIVE = re.compile(
     r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*(`?)"
     r"([A-Za-z0-9/._~:%?=&+#@!$*;\\-]*[A-Za-z0-9/._~:%?=&+#@!$*;-])`?"
 )
+
+#: A ``MEDIA:`` line of plain absolute paths (``/`` then ASCII letters, digits, ``_ - . /``)
+#: separated by spaces or tabs: its head, its characters, and a token that does not start
+#: with ``/`` (three single-class patterns, so none backtracks on a 1 MB line). Each such
+#: token is its own part (it starts at a root, so none joins the one before, §6.6) and is
+#: accepted (§7: a local shape) unless it holds ``..`` or is longer than one reference may
+#: be, which the walk checks apart; ``richout.media.payload`` answers those tokens the same
+#: way (``_PLAIN_PATH``).
+_PATHS_HEAD = re.compile(r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*/")
+_PATHS_BODY = re.compile(r"[A-Za-z0-9_\-./ \t]*")
+_NOT_A_PATH = re.compile(r"[ \t][^/ \t]")
 
 
 def lower_same_length(raw: str) -> str:
@@ -277,6 +289,37 @@ class Walker:
         walk.changes.append(LineChange(ls, le, None, [("media", token)]))
         return True
 
+    def _plain_paths(self, ls: int, le: int) -> bool:
+        """A line of plain paths (:data:`_PATHS_HEAD`), every one delivered, recorded as the
+        general path records it (outputs only); False, having recorded nothing, otherwise.
+
+        The payload steps accept each path as its own part, leave nothing visible and count
+        nothing, so the line leaves the text and its paths are its references, in order
+        (``tests/test_fastpaths.py`` compares the two paths). Under a gateway policy that
+        refuses one of them the general path decides where the refusal goes.
+        """
+        raw = self.raw
+        m = _PATHS_HEAD.match(raw, ls, le)
+        if m is None:
+            return False
+        ps = m.end() - 1
+        if _PATHS_BODY.fullmatch(raw, ps, le) is None or _NOT_A_PATH.search(raw, ps, le):
+            return False
+        paths = raw[ps:le]
+        if ".." in paths:
+            return False
+        tokens = paths.split()
+        if max(map(len, tokens)) > MAX_REFERENCE_UNITS:
+            return False
+        judge = self.walk.judge
+        if judge.policy is not None and not all(judge.narrowed(t).ok for t in tokens):
+            return False
+        walk = self.walk
+        walk.consumed = True
+        walk.media.extend(tokens)
+        walk.changes.append(LineChange(ls, le, None, [("media", t) for t in tokens]))
+        return True
+
     def _directive_line(self, ls: int, le: int) -> None:
         """§5 rule 2 and §6-§9 for a rule-1 line outside code."""
         raw = self.raw
@@ -390,7 +433,10 @@ class Walker:
             if rule1 and self.directives_on:
                 if self.cmap.line_in_block(ls, le):
                     walk.code_lines.append((ls, le))
-                elif m is None or not self._plain_accepted(m, ls, le):
+                elif m is not None:
+                    if not self._plain_accepted(m, ls, le):
+                        self._directive_line(ls, le)
+                elif not plain or not self._plain_paths(ls, le):
                     self._directive_line(ls, le)
                 continue
             line_images = images.get(ls)
