@@ -56,6 +56,14 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,
+    # payloads of many tokens (2026-12-02): distinct ones defeat the per-text memo, wrapper
+    # characters at a growing part's end once made the regrouping copy it per token
+    "distinct_word_tokens": lambda n: "MEDIA:" + "".join(f" x{i}" for i in range(n)),
+    "distinct_path_tokens": lambda n: "MEDIA:" + "".join(f" /a{i}" for i in range(n)),
+    "wrapped_regroup_tokens": lambda n: "MEDIA:/a" + " b)" * n,
+    "merged_word_tokens": lambda n: "MEDIA:/a" + " b" * n,
+    "alternating_root_tokens": lambda n: "MEDIA:" + " / ~" * n,
+    "two_path_lines": lambda n: "\n".join(f"MEDIA: /a{i} /b" for i in range(n)),
 }
 
 
