@@ -7,7 +7,8 @@ A CASE is ``family:op`` or ``family:op:mode``: a family of ``adversarial.py``'s 
 ``embed``, ``render``), and ``e`` to run it with ``explain=True`` or ``s`` to stream it in
 64-character chunks instead. Each revision is installed into its own venv as ``compare.py``
 does (``--after`` defaults to the working tree); each run is one process per revision, alternating,
-that times every case once after a warm-up. The table gives the median s/MB over the runs and
+that times every case once after a warm-up. Both sides build the inputs with this checkout's
+``adversarial.py``. The table gives the median s/MB over the runs and
 before/after (> 1 is faster). Example (the README's 2026-12-02 table)::
 
     python benchmarks/compare_families.py f248d46 --runs 3 \\
@@ -47,10 +48,12 @@ print(json.dumps(out))
 """
 
 
-def _time(src: Path, venv: Path, cases: list[str]) -> dict[str, float]:
+def _time(venv: Path, cases: list[str]) -> dict[str, float]:
     out = subprocess.run(
         [str(venv / "bin" / "python"), "-c", _TIMER, *cases],
-        cwd=src / "benchmarks",
+        # This checkout's families on both sides: an older revision may lack the newer ones,
+        # and the inputs must be the same for the comparison to mean anything.
+        cwd=HERE,
         check=True,
         capture_output=True,
         text=True,
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.runs):
         order = list(sides) if i % 2 == 0 else list(sides)[::-1]
         for side in order:
-            results[side].append(_time(*sides[side], args.cases))
+            results[side].append(_time(sides[side][1], args.cases))
     print(f"before={args.before} after={args.after or 'working tree'} runs={args.runs}")
     print("| case | before s/MB | after s/MB | before/after |")
     print("|---|---:|---:|---:|")
