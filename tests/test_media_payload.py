@@ -417,6 +417,35 @@ def test_analyse_matches_the_oracle(p: str, name: str) -> None:
         assert item.value in p[item.start : item.end]
 
 
+_GROWING_TOKENS = st.sampled_from(
+    [
+        *("w", "b)", ")", "x.png", "a.b", "/c", "~", "'", '"', '"]', '.png"}', "(", "file:"),
+        *("C:/", "a/b", "x/y.png", 'z.png"]', '/srv/media/a.png"]'),
+    ]
+)
+
+
+@settings(max_examples=600)
+@given(
+    st.sampled_from(["/", "/srv/media", "~/", "file:///tmp", "(/a", "C:/x", "./a.b"]),
+    st.lists(_GROWING_TOKENS, min_size=1, max_size=16),
+    st.sampled_from(sorted(PROFILES)),
+)
+def test_parts_grown_token_by_token_match_the_oracle(
+    head: str, tokens: list[str], name: str
+) -> None:
+    """Regrouping keeps a grown part's clean start and rootedness while it grows without a
+    JSON cut in the payload; the oracle cleans the whole part again for every token."""
+    p = " ".join([head, *tokens])
+    profile = PROFILES[name]
+    res = analyse_payload(p, Judge(profile))
+    accepted, leftovers, local, counted = naive_analyse(p, profile)
+    assert [i.value for i in res.accepted] == accepted
+    assert [p[a:b] for a, b in res.leftovers] == leftovers
+    assert res.looks_local == local
+    assert len(res.counted) == counted
+
+
 def test_regrouping_a_long_rooted_path_stays_one_part() -> None:
     words = " ".join(["w"] * 2_000)
     res = analyse_payload("/srv/a " + words)

@@ -37,6 +37,7 @@ from richout.policy.ip import (
     parse_canonical_ipv4,
     parse_ipv6,
 )
+from richout.policy.local import has_file_extension_in
 from richout.policy.remote import normalize_hostname, whatwg_parse
 
 FLAGS = [(False, False), (True, False), (False, True), (True, True)]
@@ -636,3 +637,13 @@ def test_hostile_sizes_get_a_verdict() -> None:
     assert parse_ipv6("1:" * 100_000) is None
     assert decode_uri_component("%41" * 100_000) == "A" * 100_000
     assert parse_url("https://example.com/")["hostname"] == "example.com"
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from(list("ab.-_Z9 é/")), max_size=18), st.data())
+def test_has_file_extension_in_a_slice_is_has_file_extension_of_it(
+    s: str, data: st.DataObject
+) -> None:
+    a = data.draw(st.integers(0, len(s)))
+    b = data.draw(st.integers(a, len(s)))
+    assert has_file_extension_in(s, a, b) == has_file_extension(s[a:b])

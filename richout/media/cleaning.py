@@ -107,6 +107,19 @@ class Cleaner:
             self._dots = dots
         return self._cuts, self._dots
 
+    def has_json_cuts(self) -> bool:
+        """Could cleaning any slice cut a serialized-JSON tail? (Without one, the end of a
+        cleaned slice depends only on its trailing wrapper characters.)"""
+        return bool(self._json_cut_index()[0])
+
+    def end_after_token(self, ts: int, te: int) -> int:
+        """The cleaned end of a slice that ends with the token ``s[ts:te]`` after whitespace,
+        when :meth:`has_json_cuts` is False: the whitespace before the token stops the strip
+        of trailing wrapper characters, so only the token is read."""
+        if self.s[te - 1] in _TRAIL:
+            return _trail_start(self.s, ts, te)
+        return te
+
     def bounds(self, a: int, b: int) -> tuple[int, int, bool]:
         """``clean(s[a:b])`` as ``(start, end, cut)``; ``cut`` when the JSON tail was cut."""
         s = self.s

@@ -30,7 +30,7 @@ from richout.media.cleaning import (
 )
 from richout.policy import OK, Policy, Verdict, check_reference, strip_file_prefix
 from richout.policy.local import (
-    has_file_extension,
+    has_file_extension_in,
     is_traversal_or_unsupported_home,
     looks_local,
     starts_at_root,
@@ -227,31 +227,49 @@ def _regroup(p: str, cl: Cleaner, tokens: list[tuple[int, int]], judge: Judge) -
     single = False
     # Clean bounds and rootedness of a grown last part, recomputed only when it grows.
     grown: tuple[int, int, bool] | None = None
+    # Without a JSON cut anywhere, a grown part's cleaned end is its last token's (the
+    # whitespace before it stops the strip), and its clean start and rootedness read at
+    # most ten characters from the start (a file prefix, then a root): once the part
+    # reaches past them, growing it changes only the end, found from the new token alone.
+    no_cuts = not cl.has_json_cuts()
+    # The facts of the last part's token when this loop has already looked them up.
+    last_facts: tuple[int, int, bool, bool] | None = None
     for ts, te in tokens:
+        facts = None
         if maybe:
             if single:
-                fx, fy, _, rooted = _token_facts(p, cl, last[0], last[1], memo)
+                if last_facts is None:
+                    last_facts = _token_facts(p, cl, last[0], last[1], memo)
+                fx, fy, _, rooted = last_facts
                 px, py = last[0] + fx, last[0] + fy
             else:
                 if grown is None:
                     grown = _rooted_value(p, cl, last[0], last[1])
                 px, py, rooted = grown
             if rooted:
-                cx, cy, independent, _ = _token_facts(p, cl, ts, te, memo)
+                # The memo looked up here, not in a call: this runs once per token.
+                facts = memo.get(p[ts:te])
+                if facts is None:
+                    facts = _token_facts(p, cl, ts, te, memo)
+                cx, cy, independent, _ = facts
                 if not independent:
-                    prev_ext = has_file_extension(p[max(px, py - 11) : py])
+                    prev_ext = has_file_extension_in(p, max(px, py - 11), py)
                     if not prev_ext or not judge.ok(p[ts + cx : ts + cy]):
                         if last[2] == -1:
                             last[2] = 1 if prev_ext else 0
                         last[1] = te
+                        if single or not no_cuts or py < px + 10:
+                            grown = None
+                        else:
+                            grown = (px, cl.end_after_token(ts, te), rooted)
                         single = False
-                        grown = None
                         continue
         last = [ts, te, -1]
         parts.append(last)
         maybe = p[ts] in _MAYBE_ROOTED
         single = True
         grown = None
+        last_facts = facts
     return parts
 
 

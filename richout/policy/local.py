@@ -12,6 +12,7 @@ import re
 
 __all__ = [
     "has_file_extension",
+    "has_file_extension_in",
     "has_local_shape",
     "has_scheme_prefix",
     "is_likely_local_path",
@@ -53,6 +54,14 @@ def has_file_extension(s: str) -> bool:
         i -= 1
     run = n - i
     return 1 <= run <= 10 and i > 0 and s[i - 1] == "."
+
+
+_EXTENSION_AT_END = re.compile(r"\.[A-Za-z0-9_]{1,10}\Z")
+
+
+def has_file_extension_in(s: str, a: int, b: int) -> bool:
+    """:func:`has_file_extension` of ``s[a:b]`` without copying it (one C-level search)."""
+    return _EXTENSION_AT_END.search(s, a, b) is not None
 
 
 def is_windows_drive(s: str) -> bool:
