@@ -340,12 +340,13 @@ def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: 
     """A word or plain absolute path is answered from its characters; the answer must be
     the general steps' (cleaning, file prefix, root, §7), under every profile."""
     from richout.media import payload as pl
+    from richout.media import regroup as rg
 
     p = " " + token + " "
     a, b = 1, 1 + len(token)
     judge = Judge(PROFILES[name])
     cl = Cleaner(p)
-    assert pl._token_facts(p, cl, a, b, {}) == pl._read_token_facts(p, cl, a, b)
+    assert rg.token_facts(p, cl, a, b, {}) == rg.read_token_facts(p, cl, a, b)
     assert pl._part_fate(p, cl, a, b, judge, bare=bare) == pl._read_part_fate(
         p, cl, a, b, judge, bare=bare
     )
@@ -381,15 +382,15 @@ def test_a_payload_of_words_takes_the_words_path(monkeypatch: pytest.MonkeyPatch
 def test_token_classes_cover_what_they_claim() -> None:
     """The classes are not empty: words and plain paths take them (else the property above
     would compare the general steps with themselves)."""
-    from richout.media import payload as pl
+    from richout.media import regroup as rg
 
     for word in ("x", "x123", "a_b-c", "Z" * 5000):
-        assert pl._WORD_TOKEN.fullmatch(word)
+        assert rg.WORD_TOKEN.fullmatch(word)
     for path in ("/", "/a", "/tmp/x.png", "/a/./b", "/" + "a" * 5000):
-        assert pl._PLAIN_PATH.fullmatch(path) and ".." not in path
+        assert rg.PLAIN_PATH.fullmatch(path) and ".." not in path
     for other in ("x.png", "C:", "~/a", "/a..b", "/a)", '/a"', "file:/a", "é"):
-        assert not pl._WORD_TOKEN.fullmatch(other)
-        assert not (pl._PLAIN_PATH.fullmatch(other) and ".." not in other)
+        assert not rg.WORD_TOKEN.fullmatch(other)
+        assert not (rg.PLAIN_PATH.fullmatch(other) and ".." not in other)
 
 
 @settings(max_examples=600)

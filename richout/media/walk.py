@@ -65,7 +65,7 @@ _PLAIN_DIRECTIVE = re.compile(
 #: token is its own part (it starts at a root, so none joins the one before, §6.6) and is
 #: accepted (§7: a local shape) unless it holds ``..`` or is longer than one reference may
 #: be, which the walk checks apart; ``richout.media.payload`` answers those tokens the same
-#: way (``_PLAIN_PATH``).
+#: way (``richout.media.regroup.PLAIN_PATH``).
 _PATHS_HEAD = re.compile(r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*/")
 _PATHS_BODY = re.compile(r"[A-Za-z0-9_\-./ \t]*")
 _NOT_A_PATH = re.compile(r"[ \t][^/ \t]")

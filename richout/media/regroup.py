@@ -1,0 +1,146 @@
+"""MEDIA §6.6: whitespace tokens regrouped into parts, and what regrouping asks of a token.
+
+A token joins the part before it when that part's cleaned value starts at a root, the token
+begins no independent source, and the part did not already end with a file extension that
+the token, judged alone, would spoil. The facts of a token depend on its text alone, so each
+distinct text is read once (:func:`token_facts`), and two shapes are read from their
+characters (:data:`WORD_TOKEN`, :data:`PLAIN_PATH`); a grown part keeps its clean start and
+rootedness and reads its new end from the new token (:func:`regroup`).
+:mod:`richout.media.payload` judges the parts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from string import ascii_letters
+
+from richout.media.cleaning import LEAD_CHARS, Cleaner, begins_independent_at, file_prefix_len
+from richout.policy.local import has_file_extension_in, starts_at_root
+
+__all__ = ["PLAIN_PATH", "WORD_TOKEN", "read_token_facts", "regroup", "token_facts"]
+
+#: first characters of a part whose cleaned value may start at a root (§6.6): wrapper
+#: characters (cleaning removes them), ``/ ~ . \\``, and letters (``X:`` drives, ``file:``).
+#: A part starting with anything else is never rooted, so no token can join it.
+_MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\" + ascii_letters)
+
+
+#: Tokens whose §6.6 facts and §6.7 fate follow from their characters, answered without
+#: cleaning or judging them (a payload of 150k distinct tokens would otherwise run the
+#: general steps 150k times; ``tests/test_media_payload.py`` checks both answers against
+#: the general path under every profile).
+#:
+#: A *word*: ASCII letters, digits, ``_`` and ``-``. No wrapper or trailing character, so
+#: cleaning keeps it whole; no ``:``, so no file prefix, drive or scheme; no ``/ \\ ~ .``, so
+#: no root, no local shape and no extension: §7 refuses it, it does not look local, and a
+#: part that is one word is left visible.
+WORD_TOKEN = re.compile(r"[A-Za-z0-9_\-]+")
+#: A *plain absolute path*: ``/`` then word characters, ``-``, ``.`` and ``/``, and (checked
+#: apart) no ``..``. Cleaning keeps it whole, it starts at a root, and §7 accepts its local
+#: shape (no traversal, no home form) up to ``MAX_REFERENCE_UNITS``
+#: (:mod:`richout.policy.verdict`).
+PLAIN_PATH = re.compile(r"/[A-Za-z0-9_\-./]*")
+
+
+def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:
+    """Bounds of ``clean(p[a:b])`` without one file prefix, and whether it starts at a root."""
+    x, y, _ = cl.bounds(a, b)
+    x += file_prefix_len(p, x, y)
+    return x, y, starts_at_root(p[x : min(y, x + 3)])
+
+
+def token_facts(
+    p: str, cl: Cleaner, ts: int, te: int, memo: dict[str, tuple[int, int, bool, bool]]
+) -> tuple[int, int, bool, bool]:
+    """What regrouping asks of one token, memoised on its text.
+
+    ``(start, end, independent, rooted)``: the bounds of its cleaned value without one file
+    prefix (offsets into the token), whether it begins an independent source, and whether
+    that value starts at a root. Each is a function of the token's text alone (cleaning of a
+    slice reads nothing outside it), so a payload of repeated tokens answers each once, and
+    a word or plain absolute path is answered from its characters.
+    """
+    key = p[ts:te]
+    facts = memo.get(key)
+    if facts is None:
+        if WORD_TOKEN.fullmatch(key) is not None:
+            facts = (0, te - ts, False, False)
+        elif PLAIN_PATH.fullmatch(key) is not None and ".." not in key:
+            facts = (0, te - ts, True, True)
+        else:
+            facts = read_token_facts(p, cl, ts, te)
+        memo[key] = facts
+    return facts
+
+
+def read_token_facts(p: str, cl: Cleaner, ts: int, te: int) -> tuple[int, int, bool, bool]:
+    """:func:`token_facts` by the general steps: clean, strip a file prefix, test the root."""
+    cx, cy, rooted = _rooted_value(p, cl, ts, te)
+    # The value judged here has already lost one file prefix; beginning an independent
+    # source cleans and strips it a second time (reference quirk).
+    return cx - ts, cy - ts, begins_independent_at(cl, cx, cy), rooted
+
+
+def regroup(
+    p: str, cl: Cleaner, tokens: list[tuple[int, int]], ok: Callable[[str], bool]
+) -> list[list[int]]:
+    """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``.
+
+    A token can only join a part whose cleaned value starts at a root; a part whose first
+    character rules that out (:data:`_MAYBE_ROOTED`) skips the question. Tokens are judged
+    through :func:`token_facts`, once per distinct text.
+    """
+    parts: list[list[int]] = []
+    memo: dict[str, tuple[int, int, bool, bool]] = {}
+    last: list[int] = []
+    #: the last part may be rooted: its first character does not rule it out
+    maybe = False
+    #: the last part is still one token (its facts are its token's)
+    single = False
+    # Clean bounds and rootedness of a grown last part, recomputed only when it grows.
+    grown: tuple[int, int, bool] | None = None
+    # Without a JSON cut anywhere, a grown part's cleaned end is its last token's (the
+    # whitespace before it stops the strip), and its clean start and rootedness read at
+    # most ten characters from the start (a file prefix, then a root): once the part
+    # reaches past them, growing it changes only the end, found from the new token alone.
+    no_cuts = not cl.has_json_cuts()
+    # The facts of the last part's token when this loop has already looked them up.
+    last_facts: tuple[int, int, bool, bool] | None = None
+    for ts, te in tokens:
+        facts = None
+        if maybe:
+            if single:
+                if last_facts is None:
+                    last_facts = token_facts(p, cl, last[0], last[1], memo)
+                fx, fy, _, rooted = last_facts
+                px, py = last[0] + fx, last[0] + fy
+            else:
+                if grown is None:
+                    grown = _rooted_value(p, cl, last[0], last[1])
+                px, py, rooted = grown
+            if rooted:
+                # The memo looked up here, not in a call: this runs once per token.
+                facts = memo.get(p[ts:te])
+                if facts is None:
+                    facts = token_facts(p, cl, ts, te, memo)
+                cx, cy, independent, _ = facts
+                if not independent:
+                    prev_ext = has_file_extension_in(p, max(px, py - 11), py)
+                    if not prev_ext or not ok(p[ts + cx : ts + cy]):
+                        if last[2] == -1:
+                            last[2] = 1 if prev_ext else 0
+                        last[1] = te
+                        if single or not no_cuts or py < px + 10:
+                            grown = None
+                        else:
+                            grown = (px, cl.end_after_token(ts, te), rooted)
+                        single = False
+                        continue
+        last = [ts, te, -1]
+        parts.append(last)
+        maybe = p[ts] in _MAYBE_ROOTED
+        single = True
+        grown = None
+        last_facts = facts
+    return parts
