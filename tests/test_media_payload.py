@@ -366,6 +366,7 @@ def test_a_payload_of_words_reads_as_the_general_steps(p: str, name: str) -> Non
     assert analyse_payload(p, Judge(PROFILES[name])) == general
 
 
+@pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")
 def test_a_payload_of_words_takes_the_words_path(monkeypatch: pytest.MonkeyPatch) -> None:
     from richout.media import payload as pl
 
