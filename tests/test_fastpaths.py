@@ -423,6 +423,13 @@ def test_plain_directive_lines_read_as_the_payload_steps_read_them(
 ) -> None:
     """The walk's plain-line shortcut changes no output of any pipeline, in any profile,
     with or without a gateway policy; and the lazy outputs still equal the explained ones."""
+    _assert_shortcut_changes_nothing("_plain_accepted", text, profile, narrow)
+
+
+def _assert_shortcut_changes_nothing(name: str, text: str, profile: str, narrow: bool) -> None:
+    """The three views' outputs are the same with the walk's shortcut ``name`` (a method of
+    :class:`Walker` that declines by returning False) and with it declining every line, and
+    the split's lazy outputs are the explained ones."""
     policy = _NARROW if narrow else None
 
     def outputs() -> tuple[Any, ...]:
@@ -436,36 +443,43 @@ def test_plain_directive_lines_read_as_the_payload_steps_read_them(
         )
 
     fast = outputs()
-    real = Walker._plain_accepted
+    real = getattr(Walker, name)
     try:
-        Walker._plain_accepted = lambda self, m, ls, le: False  # type: ignore[method-assign]
+        setattr(Walker, name, lambda self, *args: False)
         general = outputs()
     finally:
-        Walker._plain_accepted = real  # type: ignore[method-assign]
+        setattr(Walker, name, real)
     assert fast == general, text
     explained = richout.split_media(text, profile=profile, policy=policy, explain=True)
     assert fast[0] == _outputs(explained, _SPLIT_OUT), text
 
 
-@pytest.mark.pure_python(why="counts calls of Walker._plain_accepted, a compiled class's method")
-def test_the_plain_line_shortcut_is_taken_on_common_directives() -> None:
-    """Not vacuous: the directive shapes most replies use are decided by the shortcut."""
+def _split_recording(name: str, text: str) -> tuple[list[bool], richout.MediaSplit]:
+    """``split_media(text)`` with every answer of the walk's shortcut ``name`` recorded."""
     taken: list[bool] = []
-    real = Walker._plain_accepted
+    real = getattr(Walker, name)
 
-    def counting(self: Walker, m: re.Match[str], ls: int, le: int) -> bool:
-        took = real(self, m, ls, le)
+    def recording(self: Walker, *args: Any) -> bool:
+        took: bool = real(self, *args)
         taken.append(took)
         return took
 
-    Walker._plain_accepted = counting  # type: ignore[method-assign]
+    setattr(Walker, name, recording)
     try:
-        got = richout.split_media(
-            "Here:\nMEDIA:/tmp/a.png\n  Media: `https://example.com/b.mp4`\n"
-            'MEDIA:C:\\Users\\a.png\nMEDIA:https://127.0.0.1/c.png\nMEDIA:"/tmp/d e.png"'
-        )
+        got = richout.split_media(text)
     finally:
-        Walker._plain_accepted = real  # type: ignore[method-assign]
+        setattr(Walker, name, real)
+    return taken, got
+
+
+@pytest.mark.pure_python(why="counts calls of Walker._plain_accepted, a compiled class's method")
+def test_the_plain_line_shortcut_is_taken_on_common_directives() -> None:
+    """Not vacuous: the directive shapes most replies use are decided by the shortcut."""
+    taken, got = _split_recording(
+        "_plain_accepted",
+        "Here:\nMEDIA:/tmp/a.png\n  Media: `https://example.com/b.mp4`\n"
+        'MEDIA:C:\\Users\\a.png\nMEDIA:https://127.0.0.1/c.png\nMEDIA:"/tmp/d e.png"',
+    )
     # The refused loopback URL goes the general way; so does the quoted path with a space,
     # which is not of the plain shape at all.
     assert taken == [True, True, True, False]
@@ -514,51 +528,19 @@ def test_lines_of_plain_paths_read_as_the_payload_steps_read_them(
 ) -> None:
     """The walk's shortcut for a line of several plain paths changes no output of any
     pipeline, in any profile, with or without a gateway policy."""
-    policy = _NARROW if narrow else None
-
-    def outputs() -> tuple[Any, ...]:
-        return (
-            _outputs(richout.split_media(text, profile=profile, policy=policy), _SPLIT_OUT),
-            _outputs(
-                richout.parse_reply(text, current_message_id="m1", profile=profile, policy=policy),
-                _REPLY_OUT,
-            ),
-            _outputs(richout.render_reply(text, profile=profile, policy=policy), _RENDER_OUT),
-        )
-
-    fast = outputs()
-    real = Walker._plain_paths
-    try:
-        Walker._plain_paths = lambda self, ls, le: False  # type: ignore[method-assign]
-        general = outputs()
-    finally:
-        Walker._plain_paths = real  # type: ignore[method-assign]
-    assert fast == general, text
-    explained = richout.split_media(text, profile=profile, policy=policy, explain=True)
-    assert fast[0] == _outputs(explained, _SPLIT_OUT), text
+    _assert_shortcut_changes_nothing("_plain_paths", text, profile, narrow)
 
 
 @pytest.mark.pure_python(why="counts calls of Walker._plain_paths, a compiled class's method")
 def test_the_plain_paths_shortcut_is_taken_on_lines_of_paths() -> None:
     """Not vacuous: a line of plain paths is decided by the shortcut; one with a traversal,
     a caption or a comma is not."""
-    taken: list[bool] = []
-    real = Walker._plain_paths
-
-    def counting(self: Walker, ls: int, le: int) -> bool:
-        took = real(self, ls, le)
-        taken.append(took)
-        return took
-
-    Walker._plain_paths = counting  # type: ignore[method-assign]
-    try:
-        got = richout.split_media(
-            "Here:\nMEDIA: /tmp/a.png /tmp/b.png\n  media:/c\t/d/e \n"
-            "MEDIA: /a/../b /c\nMEDIA: /tmp/f.png caption\nMEDIA: /g, /h\n"
-            "MEDIA: /i /" + "j" * 4096
-        )
-    finally:
-        Walker._plain_paths = real  # type: ignore[method-assign]
+    taken, got = _split_recording(
+        "_plain_paths",
+        "Here:\nMEDIA: /tmp/a.png /tmp/b.png\n  media:/c\t/d/e \n"
+        "MEDIA: /a/../b /c\nMEDIA: /tmp/f.png caption\nMEDIA: /g, /h\n"
+        "MEDIA: /i /" + "j" * 4096,
+    )
     # A path longer than a reference may be (4096 UTF-16 units) is refused and counted.
     assert taken == [True, True, False, False, False, False]
     assert got.rejected_media_count == 2 and "/i" in got.media_urls

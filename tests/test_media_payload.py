@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from richout.media.cleaning import Cleaner, clean, quoted_list, split_parts, unwrap_bounds
-from richout.media.payload import Judge, analyse_payload
+from richout.media.payload import Judge, PayloadResult, analyse_payload
 from richout.policy import is_valid_reference, strip_file_prefix
 from richout.policy.local import (
     has_file_extension,
@@ -404,16 +404,21 @@ def test_quote_lists_and_tokens_match_the_oracle(p: str) -> None:
     assert (None if b is None else p[b[0] : b[1]]) == naive_unwrap(p)
 
 
-@settings(max_examples=600)
-@given(payloads, st.sampled_from(sorted(PROFILES)))
-def test_analyse_matches_the_oracle(p: str, name: str) -> None:
-    profile = PROFILES[name]
+def _assert_reads_as_the_oracle(p: str, profile: Profile) -> PayloadResult:
+    """``analyse_payload(p)`` has the oracle's references, leftovers, local flag and count."""
     res = analyse_payload(p, Judge(profile))
     accepted, leftovers, local, counted = naive_analyse(p, profile)
     assert [i.value for i in res.accepted] == accepted
     assert [p[a:b] for a, b in res.leftovers] == leftovers
     assert res.looks_local == local
     assert len(res.counted) == counted
+    return res
+
+
+@settings(max_examples=600)
+@given(payloads, st.sampled_from(sorted(PROFILES)))
+def test_analyse_matches_the_oracle(p: str, name: str) -> None:
+    res = _assert_reads_as_the_oracle(p, PROFILES[name])
     for item in res.accepted:
         # Every accepted value is a verbatim slice of the payload at its recorded bounds.
         assert item.value in p[item.start : item.end]
@@ -438,14 +443,7 @@ def test_parts_grown_token_by_token_match_the_oracle(
 ) -> None:
     """Regrouping keeps a grown part's clean start and rootedness while it grows without a
     JSON cut in the payload; the oracle cleans the whole part again for every token."""
-    p = " ".join([head, *tokens])
-    profile = PROFILES[name]
-    res = analyse_payload(p, Judge(profile))
-    accepted, leftovers, local, counted = naive_analyse(p, profile)
-    assert [i.value for i in res.accepted] == accepted
-    assert [p[a:b] for a, b in res.leftovers] == leftovers
-    assert res.looks_local == local
-    assert len(res.counted) == counted
+    _assert_reads_as_the_oracle(" ".join([head, *tokens]), PROFILES[name])
 
 
 def test_regrouping_a_long_rooted_path_stays_one_part() -> None:
