@@ -61,6 +61,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "distinct_word_tokens": lambda n: "MEDIA:" + "".join(f" x{i}" for i in range(n)),
     "distinct_path_tokens": lambda n: "MEDIA:" + "".join(f" /a{i}" for i in range(n)),
     "wrapped_regroup_tokens": lambda n: "MEDIA:/a" + " b)" * n,
+    # with a JSON tail in the payload, a grown part's cleaned end is found from the part
+    "wrapped_tokens_after_json_tail": lambda n: 'MEDIA:/z.png"] /a' + " b)" * n,
     "merged_word_tokens": lambda n: "MEDIA:/a" + " b" * n,
     "alternating_root_tokens": lambda n: "MEDIA:" + " / ~" * n,
     "two_path_lines": lambda n: "\n".join(f"MEDIA: /a{i} /b" for i in range(n)),
