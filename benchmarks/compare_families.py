@@ -29,7 +29,7 @@ sys.path.insert(0, str(HERE))
 
 import compare  # noqa: E402
 
-# Run inside each revision's venv, from its own benchmarks/ folder.
+# Run inside each revision's venv, from this checkout's benchmarks/ folder.
 _TIMER = r"""
 import json, sys, time
 import adversarial

@@ -127,6 +127,8 @@ def test_has_scheme_prefix(s: str, expected: bool) -> None:
         ("a.png\n", False),
         ("a.\u0661\u0662", False),
         ("x/y.tar.gz", True),
+        ("x.abcdefghij", True),
+        ("x.abcdefghijk", False),
         ("", False),
         ("." + "a" * 100_000, False),
     ],

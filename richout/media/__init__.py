@@ -6,6 +6,7 @@
 - `lines`: the records the walk fills (`Walk`, `DirectiveLine`, …) and §5 rule 1.
 - `segments`: the text the walk leaves, its removal patch, and the §12 segments.
 - `cleaning`: a payload's §6.1-§6.3 readings (clean, unwrap, quoted list) as bounds.
+- `regroup`: §6.6, whitespace tokens merged into parts, and what that asks of a token.
 - `payload`: `analyse_payload`, a payload's parts judged by the memoising §7 `Judge`.
 - `explain`: the §17 diagnostics entry points (`fast_path`, `explain`, policy refusals).
 - `explain_lines`: §17.1, lines holding `MEDIA:` that are not directives, and why.

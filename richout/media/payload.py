@@ -3,11 +3,10 @@
 The payload is read as the profile's upstream reads it (an explicit quoted list, one pair
 of quotes, or whitespace tokens regrouped into parts, §6.6), each part is judged (§7, by a
 memoising :class:`Judge`), then come the spaced-path rescue (§6.8) and the whole-payload
-fallback (§6.9). The reference re-cleans a growing part for every new token when
-regrouping; here the cleaning is answered as bounds (:mod:`richout.media.cleaning`), so the
-regrouping step costs one binary search per token and the whole reading stays ``n log n``.
-Tokens are judged once per distinct text, and a word or a plain absolute path (the shapes a
-payload of many distinct tokens is made of) from its characters alone.
+fallback (§6.9). Regrouping (:mod:`richout.media.regroup`) reads what a growing part
+cleans to from its ends, where the reference re-cleans it for every new token. Parts are
+judged once per distinct text, and a word or a plain absolute path (the shapes a payload of
+many distinct tokens is made of) from its characters alone.
 """
 
 from __future__ import annotations

@@ -104,6 +104,7 @@ def regroup(
     # whitespace before it stops the strip), and its clean start and rootedness read at
     # most ten characters from the start (a file prefix, then a root): once the part
     # reaches past them, growing it changes only the end, found from the new token alone.
+    # (A part of two tokens is already past them; the length test below is conservative.)
     no_cuts = not cl.has_json_cuts()
     # The facts of the last part's token when this loop has already looked them up.
     last_facts: tuple[int, int, bool, bool] | None = None
