@@ -333,9 +333,9 @@ _PAYLOAD_FAMILIES: dict[str, Callable[[int], str]] = {
     "leading_wrapper": lambda n: "(/a" + " b" * n,
     "leading_wrapper_run": lambda n: "(" * n + "/a" + " b" * n,
     "trailing_wrapper_tokens": lambda n: "/a" + " )" * n,
-    # A JSON tail anywhere makes every cleaned end depend on the whole part again.
-    "trailing_wrappers_after_a_json_tail": lambda n: '/z.png"] /a' + " b)" * n,
-    "leading_wrapper_after_a_json_tail": lambda n: '/z.png"] (/a' + " b" * n,
+    # A JSON tail inside the part makes its cleaned end depend on the whole part again.
+    "trailing_wrappers_after_a_json_tail": lambda n: '/z.png"]' + " b)" * n,
+    "leading_wrapper_after_a_json_tail": lambda n: '(/z.png"]' + " b" * n,
     "root_tokens": lambda n: " /" * n,
     "words": lambda n: "".join(f" x{i}" for i in range(n)),
 }

@@ -7,7 +7,7 @@ the spec sentences directly (quadratic, small inputs only) and must agree on eve
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from richout.media.cleaning import Cleaner, clean, quoted_list, split_parts, unwrap_bounds
@@ -440,10 +440,16 @@ _GROWING_TOKENS = st.sampled_from(
 
 @settings(max_examples=600)
 @given(
-    st.sampled_from(["/", "/srv/media", "~/", "file:///tmp", "(/a", "C:/x", "./a.b"]),
+    st.sampled_from(
+        # ...and heads whose JSON tail's "." lies just after the part's clean start
+        ["/", "/srv/media", "~/", "file:///tmp", "(/a", "C:/x", "./a.b", '/.abcdefghij"]']
+    ),
     st.lists(_GROWING_TOKENS, min_size=1, max_size=16),
     st.sampled_from(sorted(PROFILES)),
 )
+# The tail's "." one character after the part's start: the part must keep being cleaned
+# whole, or the extension before the tail is lost and "a/b" joins the part.
+@example('/.abcdefghij"]', ["w", "w", "a/b"], "next")
 def test_parts_grown_token_by_token_match_the_oracle(
     head: str, tokens: list[str], name: str
 ) -> None:

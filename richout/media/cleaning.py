@@ -107,15 +107,20 @@ class Cleaner:
             self._dots = dots
         return self._cuts, self._dots
 
-    def has_json_cuts(self) -> bool:
-        """Could cleaning any slice cut a serialized-JSON tail? (Without one, the end of a
-        cleaned slice depends only on its trailing wrapper characters.)"""
-        return bool(self._json_cut_index()[0])
+    def last_cut_dot(self) -> int:
+        """The ``.`` of the last serialized-JSON tail in the string, or -1 when there is none.
+
+        A tail is cut from a slice only when its ``.`` lies in the slice after the leading
+        wrapper characters, and the dots grow with the quotes: a slice whose cleaned start
+        is after this position cleans to an end that depends only on its trailing wrapper
+        characters."""
+        dots = self._json_cut_index()[1]
+        return dots[-1] if dots else -1
 
     def end_after_token(self, ts: int, te: int) -> int:
-        """The cleaned end of a slice that ends with the token ``s[ts:te]`` after whitespace,
-        when :meth:`has_json_cuts` is False: the whitespace before the token stops the strip
-        of trailing wrapper characters, so only the token is read."""
+        """The cleaned end of a slice that ends with the token ``s[ts:te]`` after whitespace
+        and starts after :meth:`last_cut_dot`: the whitespace before the token stops the
+        strip of trailing wrapper characters, so only the token is read."""
         if self.s[te - 1] in _TRAIL:
             return _trail_start(self.s, ts, te)
         return te

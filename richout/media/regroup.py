@@ -100,12 +100,14 @@ def regroup(
     single = False
     # Clean bounds and rootedness of a grown last part, recomputed only when it grows.
     grown: tuple[int, int, bool] | None = None
-    # Without a JSON cut anywhere, a grown part's cleaned end is its last token's (the
-    # whitespace before it stops the strip), and its clean start and rootedness read at
-    # most ten characters from the start (a file prefix, then a root): once the part
-    # reaches past them, growing it changes only the end, found from the new token alone.
-    # (A part of two tokens is already past them; the length test below is conservative.)
-    no_cuts = not cl.has_json_cuts()
+    # A grown part that starts after the last JSON tail's "." (Cleaner.last_cut_dot; its
+    # clean start px is after it exactly when its start is, as a file prefix holds no ".")
+    # cleans to its last token's end (the whitespace before that token stops the strip),
+    # and its clean start and rootedness read at most ten characters from the start (a
+    # file prefix, then a root): once the part reaches past them, growing it changes only
+    # the end, found from the new token alone. (A part of two tokens is already past them;
+    # the length test below is conservative.)
+    last_dot = cl.last_cut_dot()
     # The facts of the last part's token when this loop has already looked them up.
     last_facts: tuple[int, int, bool, bool] | None = None
     for ts, te in tokens:
@@ -132,7 +134,7 @@ def regroup(
                         if last[2] == -1:
                             last[2] = 1 if prev_ext else 0
                         last[1] = te
-                        if single or not no_cuts or py < px + 10:
+                        if single or last_dot >= px or py < px + 10:
                             grown = None
                         else:
                             grown = (px, cl.end_after_token(ts, te), rooted)
