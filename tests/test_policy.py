@@ -135,6 +135,7 @@ def test_has_scheme_prefix(s: str, expected: bool) -> None:
 )
 def test_has_file_extension(s: str, expected: bool) -> None:
     assert has_file_extension(s) is expected
+    assert has_file_extension_in(" " + s + " ", 1, len(s) + 1) is expected
 
 
 @pytest.mark.parametrize(
