@@ -24,7 +24,7 @@ from richout.media.cleaning import (
     split_parts,
     unwrap_bounds,
 )
-from richout.media.regroup import PLAIN_PATH, WORD_TOKEN, regroup
+from richout.media.regroup import PLAIN_PATH, WORD_CHARS, WORD_TOKEN, regroup
 from richout.policy import OK, Policy, Verdict, check_reference, strip_file_prefix
 from richout.policy.local import (
     is_traversal_or_unsupported_home,
@@ -144,7 +144,7 @@ class PayloadResult:
 
 #: A payload of words and spaces only (:func:`_words_only`); one character class, so the
 #: match never backtracks.
-_WORDS_AND_SPACES = re.compile(r"[A-Za-z0-9_\- ]+")
+_WORDS_AND_SPACES = re.compile(f"[{WORD_CHARS} ]+")
 
 
 def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:

@@ -18,7 +18,15 @@ from string import ascii_letters
 from richout.media.cleaning import LEAD_CHARS, Cleaner, begins_independent_at, file_prefix_len
 from richout.policy.local import has_file_extension_in, starts_at_root
 
-__all__ = ["PLAIN_PATH", "WORD_TOKEN", "read_token_facts", "regroup", "token_facts"]
+__all__ = [
+    "PLAIN_PATH",
+    "PLAIN_PATH_CHARS",
+    "WORD_CHARS",
+    "WORD_TOKEN",
+    "read_token_facts",
+    "regroup",
+    "token_facts",
+]
 
 #: first characters of a part whose cleaned value may start at a root (§6.6): wrapper
 #: characters (cleaning removes them), ``/ ~ . \\``, and letters (``X:`` drives, ``file:``).
@@ -35,12 +43,15 @@ _MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\" + ascii_letters)
 #: cleaning keeps it whole; no ``:``, so no file prefix, drive or scheme; no ``/ \\ ~ .``, so
 #: no root, no local shape and no extension: §7 refuses it, it does not look local, and a
 #: part that is one word is left visible.
-WORD_TOKEN = re.compile(r"[A-Za-z0-9_\-]+")
+WORD_CHARS = r"A-Za-z0-9_\-"
+WORD_TOKEN = re.compile(f"[{WORD_CHARS}]+")
 #: A *plain absolute path*: ``/`` then word characters, ``-``, ``.`` and ``/``, and (checked
 #: apart) no ``..``. Cleaning keeps it whole, it starts at a root, and §7 accepts its local
 #: shape (no traversal, no home form) up to ``MAX_REFERENCE_UNITS``
 #: (:mod:`richout.policy.verdict`).
-PLAIN_PATH = re.compile(r"/[A-Za-z0-9_\-./]*")
+#: (The character class is shared with the walk's line of plain paths, which must agree.)
+PLAIN_PATH_CHARS = WORD_CHARS + "./"
+PLAIN_PATH = re.compile(f"/[{PLAIN_PATH_CHARS}]*")
 
 
 def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:

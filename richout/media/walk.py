@@ -28,6 +28,7 @@ from richout.media.lines import (
     passes_rule1,
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
+from richout.media.regroup import PLAIN_PATH_CHARS
 from richout.models import Span
 from richout.policy import Policy, Verdict, is_valid_reference, strip_file_prefix
 from richout.policy.verdict import MAX_REFERENCE_UNITS
@@ -67,7 +68,7 @@ _PLAIN_DIRECTIVE = re.compile(
 #: be, which the walk checks apart; ``richout.media.payload`` answers those tokens the same
 #: way (``richout.media.regroup.PLAIN_PATH``).
 _PATHS_HEAD = re.compile(r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*/")
-_PATHS_BODY = re.compile(r"[A-Za-z0-9_\-./ \t]*")
+_PATHS_BODY = re.compile(f"[{PLAIN_PATH_CHARS} \t]*")
 _NOT_A_PATH = re.compile(r"[ \t][^/ \t]")
 
 

@@ -27,7 +27,6 @@ __all__ = [
 ]
 
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 # Anchored with match(); one quantifier followed by a literal, so at most one linear pass.
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 _SEGMENT_SPLIT = re.compile(r"[/\\]")
@@ -45,23 +44,21 @@ def has_scheme_prefix(s: str) -> bool:
     return _SCHEME.match(s) is not None
 
 
-def has_file_extension(s: str) -> bool:
-    """MEDIA §1.5: ``.`` followed by 1-10 ASCII word characters at the very end of ``s``."""
-    n = len(s)
-    i = n
-    # A run longer than 10 cannot be preceded by the dot within reach, so stop at 11.
-    while i > 0 and n - i <= 10 and s[i - 1] in _WORD:
-        i -= 1
-    run = n - i
-    return 1 <= run <= 10 and i > 0 and s[i - 1] == "."
-
-
 _EXTENSION_AT_END = re.compile(r"\.[A-Za-z0-9_]{1,10}\Z")
 
 
+def has_file_extension(s: str) -> bool:
+    """MEDIA §1.5: ``.`` followed by 1-10 ASCII word characters at the very end of ``s``."""
+    return has_file_extension_in(s, 0, len(s))
+
+
 def has_file_extension_in(s: str, a: int, b: int) -> bool:
-    """:func:`has_file_extension` of ``s[a:b]`` without copying it (one C-level search)."""
-    return _EXTENSION_AT_END.search(s, a, b) is not None
+    """:func:`has_file_extension` of ``s[a:b]`` without copying it (one C-level search).
+
+    Only the last 11 characters can hold the dot and its run, so the search is bounded
+    there: a 1 MB string of dots costs what a short one does.
+    """
+    return _EXTENSION_AT_END.search(s, max(a, b - 11), b) is not None
 
 
 def is_windows_drive(s: str) -> bool:
