@@ -100,6 +100,32 @@ def test_work_grows_linearly(family: str) -> None:
         assert ratio < 12, f"{op} on {family}: 8x the input made {ratio:.1f}x the calls"
 
 
+@pytest.mark.pure_python(why="replaces a method that compiled callers call directly")
+@pytest.mark.parametrize(
+    "family", ["malformed_reply_tags_one_line", "malformed_current_tags_one_line"]
+)
+def test_heads_that_cannot_close_are_not_read(family: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without explanations, a reply head whose first ``]`` is single is passed over: no
+    tag can start there, and nothing is said about it (the delivery strip reads the
+    message's first head only, for a malformed prefix)."""
+    from richout.tags.scan import ReplyTagReader
+
+    reads = 0
+    real = ReplyTagReader.read_head
+
+    def counting(self: ReplyTagReader, pos: int, head: Any) -> Any:
+        nonlocal reads
+        reads += 1
+        return real(self, pos, head)
+
+    monkeypatch.setattr(ReplyTagReader, "read_head", counting)
+    text = _FAMILIES[family](2_000)
+    for op, fn in {**_ops(None), "strip": richout.delivery_strip}.items():
+        reads = 0
+        fn(text)
+        assert reads <= 2, f"{op}: {reads} heads read"
+
+
 @pytest.mark.pure_python(why="replaces a function that compiled callers call directly")
 @pytest.mark.parametrize("family", ["unclosed_reply_tags_one_close"])
 def test_grammar_slices_grow_linearly(family: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -581,3 +581,32 @@ def test_tag_head_finds_exactly_the_audio_and_reply_heads(text: str) -> None:
     ]
     assert [i for i in range(len(text)) if TAG_HEAD.match(text, i)] == expected
     assert set(heads) <= set(expected)
+
+
+@given(text=tag_texts | any_texts)
+def test_unknown_candidates_are_the_names_no_tag_head_starts(text: str) -> None:
+    """``tag.unknown``'s candidate regex leaves out audio and reply heads itself; it finds
+    exactly the ``[[name`` matches that a filter reading each head afterwards keeps."""
+    from richout.tags.explain import _UNKNOWN_HEAD
+
+    names = re.compile(r"\[\[[A-Za-z0-9_:-]+")
+    want = [
+        m.span()
+        for m in names.finditer(text)
+        if not AUDIO_HEAD.match(text, m.start()) and not REPLY_HEAD.match(text, m.start())
+    ]
+    assert [m.span() for m in _UNKNOWN_HEAD.finditer(text)] == want
+
+
+@given(text=tag_texts | any_texts)
+@example(text="[[reply_to:a]]]")
+def test_a_tag_starts_only_where_the_first_close_is_doubled(text: str) -> None:
+    """``ReplyTagReader.may_start_tag``, the walks' skip over heads that cannot close, is
+    never False where a complete audio or reply tag starts."""
+    reader = ReplyTagReader(text)
+    for pos in range(len(text) - 1):
+        if not text.startswith("[[", pos):
+            continue
+        tag = read_audio_tag(text, pos) or ReplyTagReader(text).read(pos)
+        if tag is not None:
+            assert reader.may_start_tag(pos), (pos, tag)

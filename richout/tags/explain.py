@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from richout.models.diagnostics import Diagnostics
 from richout.tags.code import StageCode
 from richout.tags.scan import (
-    AUDIO_HEAD,
     MAX_REPLY_ID_LENGTH,
+    TAG_NAMES,
     UNSAFE_ID_CHARS,
     Finder,
     ReplyHead,
@@ -45,8 +46,11 @@ __all__ = [
     "unknown_stage",
 ]
 
-# tag.unknown candidates: "[[" directly followed by a name character (§10).
-_UNKNOWN_HEAD = re.compile(r"\[\[[A-Za-z0-9_:-]+")
+# tag.unknown candidates: "[[" directly followed by a name character (§10), where no audio or
+# reply head starts (those are explained by their own stage). The heads are excluded in the
+# regex, not by reading each match again: a run of 80k malformed reply heads read them twice.
+# (No candidate can start inside an excluded head's name, so finditer sees the same ones.)
+_UNKNOWN_HEAD = re.compile(rf"\[\[(?!{TAG_NAMES})[A-Za-z0-9_:-]+", re.IGNORECASE | re.ASCII)
 
 #: Stage offset -> input offset.
 OffsetMap = Callable[[int], int]
@@ -110,6 +114,24 @@ def malformed_reason(text: str, close_at: int) -> str:
     return "other text follows the tag name"
 
 
+# The wording of the findings that come in runs (a line of 80k malformed heads quotes the
+# same piece each time): built once per distinct construct, not once per finding.
+@lru_cache(maxsize=1024)
+def _malformed(construct: str, fix: str, reason: str) -> str:
+    return (
+        f"{show(construct)} looks like a tag but is not one: {reason}. It stays visible "
+        f"as text; write {fix}."
+    )
+
+
+@lru_cache(maxsize=1024)
+def _unknown(construct: str) -> str:
+    return (
+        f"{show(construct)} is not a tag this layer reads ([[audio_as_voice]], "
+        "[[reply_to_current]], [[reply_to:<id>]]); it is left as text."
+    )
+
+
 class Sink:
     """Diagnostics of one call, with spans in input offsets."""
 
@@ -139,24 +161,10 @@ class Sink:
 
     def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
         self.claimed.append((start, end))
-        self.diags.add(
-            "tag.malformed",
-            "warning",
-            f"{show(construct)} looks like a tag but is not one: {reason}. It stays visible "
-            f"as text; write {fix}.",
-            start,
-            end,
-        )
+        self.diags.add("tag.malformed", "warning", _malformed(construct, fix, reason), start, end)
 
     def unknown(self, start: int, end: int, construct: str) -> None:
-        self.diags.add(
-            "tag.unknown",
-            "info",
-            f"{show(construct)} is not a tag this layer reads ([[audio_as_voice]], "
-            "[[reply_to_current]], [[reply_to:<id>]]); it is left as text.",
-            start,
-            end,
-        )
+        self.diags.add("tag.unknown", "info", _unknown(construct), start, end)
 
     def reply_id_empty(self, start: int, end: int, literal: str) -> None:
         """tag.reply_id_empty: an explicit tag whose id sanitises to nothing (§2.1)."""
@@ -269,7 +277,10 @@ def explain_reply_malformed(
         else:
             reason = "the id contains a line feed"
     end = ends(p)
-    sink.malformed(to_input(p), end_in_input(to_input, p, end), clip(text, p, end), fix, reason)
+    if to_input is identity:
+        sink.malformed(p, end, clip(text, p, end), fix, reason)
+    else:
+        sink.malformed(to_input(p), end_in_input(to_input, p, end), clip(text, p, end), fix, reason)
 
 
 def unknown_stage(text: str, code: StageCode, sink: Sink, to_input: OffsetMap) -> None:
@@ -280,8 +291,8 @@ def unknown_stage(text: str, code: StageCode, sink: Sink, to_input: OffsetMap) -
     reader = ReplyTagReader(text)
     for m in _UNKNOWN_HEAD.finditer(text):
         p = m.start()
-        if p < resume or AUDIO_HEAD.match(text, p) or reader.head(p) is not None:
-            continue  # tag heads are explained by their own stage
+        if p < resume:
+            continue
         close = reader.first_close(m.end())
         if not text.startswith("]]", close) or reader.first_lf(p) < close:
             continue

@@ -30,6 +30,7 @@ __all__ = [
     "MAX_REPLY_ID_LENGTH",
     "REPLY_HEAD",
     "TAG_HEAD",
+    "TAG_NAMES",
     "UNSAFE_ID_CHARS",
     "Finder",
     "ReplyHead",
@@ -55,12 +56,14 @@ _AUDIO_NAME = rf"[{JS_WS_CLASS}]*audio_as_voice"
 # The current name is tried first and, once it matched, the explicit form is not (§1.4):
 # "_current" cannot start the explicit alternative, so the alternation keeps that order.
 _REPLY_NAME = rf"[{JS_WS_CLASS}]*reply_to(?:(_current)|[{JS_WS_CLASS}]*:)"
+#: What follows ``[[`` in an audio or reply head (compile with re.IGNORECASE | re.ASCII).
+TAG_NAMES = f"{_AUDIO_NAME}|{_REPLY_NAME}"
 AUDIO_HEAD = re.compile(r"\[\[" + _AUDIO_NAME, re.IGNORECASE | re.ASCII)
 REPLY_HEAD = re.compile(r"\[\[" + _REPLY_NAME, re.IGNORECASE | re.ASCII)
 #: A ``[[`` where :data:`AUDIO_HEAD` or :data:`REPLY_HEAD` matches (built from the same
 #: names): a walk over every ``[[`` that only reads tags jumps between these in C (a run of
 #: a million ``[`` holds none).
-TAG_HEAD = re.compile(rf"\[\[(?=(?:{_AUDIO_NAME})|(?:{_REPLY_NAME}))", re.IGNORECASE | re.ASCII)
+TAG_HEAD = re.compile(rf"\[\[(?={TAG_NAMES})", re.IGNORECASE | re.ASCII)
 _NOT_WS = re.compile(f"[^{JS_WS_CLASS}]")
 _OTHER_WS = re.compile(f"(?!\\n)[{JS_WS_CLASS}]")
 
@@ -237,6 +240,14 @@ class ReplyTagReader:
         if self._close is None:
             self._close = Finder(self.text, "]")
         return self._close.find(pos)
+
+    def may_start_tag(self, pos: int) -> bool:
+        """Could a complete tag start at the ``[[`` at ``pos``? Not when the first ``]`` after
+        it is no ``]]``: a tag's name and whitespace hold no ``]``, and its value (explicit
+        tags) ends at the first one, which must be doubled. A run of malformed heads each
+        closed by a single ``]`` is passed over without reading each head."""
+        close = self.first_close(pos + 2)
+        return self.text.startswith("]]", close)
 
     def first_lf(self, pos: int) -> int:
         """Offset of the first U+000A at or after ``pos`` (``len(text)`` when none)."""

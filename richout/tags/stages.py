@@ -101,14 +101,17 @@ def reply_stage(
     found: list[FoundReply] = []
     resume = 0
     ends = Ends(text)
+    explain = sink.explain
     for m in REPLY_HEAD.finditer(text):
         p = m.start()
         if p < resume:
             continue  # inside the value of the tag read before (searching resumes after it)
+        if not explain and not reader.may_start_tag(p):
+            continue  # no tag, and nothing to say about it (a run of malformed heads)
         head = reader.head_of(m)
         tag = reader.read_head(p, head)
         if tag is None:
-            if not code.in_code(p):
+            if explain and not code.in_code(p):
                 explain_reply_malformed(
                     text, p, head=head, reader=reader, sink=sink, to_input=to_input, ends=ends
                 )

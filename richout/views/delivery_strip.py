@@ -90,6 +90,10 @@ def strip_for_delivery(text: str) -> Strip:
         if head is None:
             break
         marker = head.start()
+        if not reader.may_start_tag(marker) and marker != reader.leading_start():
+            # No complete tag here, and a malformed prefix only at the message's start.
+            search = marker + 1
+            continue
         tag = read_audio_tag(text, marker)
         if tag is None:
             tag = reader.read(marker, allow_leading_malformed=True)
