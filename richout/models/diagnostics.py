@@ -134,14 +134,19 @@ class Diagnostics:
     ) -> None:
         """:meth:`extend` for another collector's findings (:func:`findings_of`), mapped the
         same way, without a :class:`Diagnostic` per finding."""
-        add = self.add
-        if offset_map is None:
-            for start, code, end, severity, message, field in records:
-                add(code, severity, message, start, end, field=field)
-            return
+        # add() inlined, and _mapped with it: a stage hands on one finding per malformed
+        # tag, and a view passes each through three collectors.
+        seen, items = self._seen, self._items
         for start, code, end, severity, message, field in records:
-            s, e = _mapped(offset_map, start, end)
-            add(code, severity, message, s, e, field=field)
+            if offset_map is None:
+                s, e = start, end
+            else:
+                s = offset_map(start)
+                e = max(s, offset_map(end - 1) + 1) if end > start else s
+            key = (code, s, e)
+            if key not in seen:
+                seen.add(key)
+                items.append((s, code, e, severity, message, field))
 
     def records(self) -> list[Finding]:
         """The findings as ``(start, code, end, severity, message, field)``, in :meth:`build`'s

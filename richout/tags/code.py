@@ -46,6 +46,7 @@ class StageCode:
         "_line_start",
         "_lines",
         "_map",
+        "_no_code",
         "_prefix",
         "_ticks",
         "text",
@@ -65,6 +66,8 @@ class StageCode:
         self._line_start = (0, 0, 0)
         # (line start, position checked up to, dirty): the indentation prefix, same idea.
         self._prefix = (-1, 0, False)
+        # No backtick, fence run, tab or four spaces: no code region anywhere.
+        self._no_code: bool | None = None
 
     def map(self) -> CodeMap:
         """The code map of the text (built once)."""
@@ -151,6 +154,11 @@ class StageCode:
 
     def in_code(self, pos: int) -> bool:
         """Is ``pos`` inside a code region of the text?"""
+        no_code = self._no_code
+        if no_code is None:
+            no_code = self._no_code = "`" not in self.text and self.inline_only()
+        if no_code:
+            return False  # asked once per tag head: a run of 80k heads asks 80k times
         codes = self._map
         if (codes is not None and codes.parsed) or self.text.startswith("`", pos):
             return self.map().in_code(pos)
