@@ -52,11 +52,13 @@ class PartTags(NamedTuple):
 def read_part(text: str) -> PartTags:
     """``parse_directives(text, explain=True)`` (profile ``next``) for a text holding ``[[``,
     as the streaming parser reads each emitted part: outputs and findings, without the spans,
-    edits and result records it would throw away (``tests/test_streaming_properties.py``)."""
+    edits and result records it would throw away, nor ``tag.current_without_id``, which a
+    stream drops (``tests/test_streaming_properties.py``)."""
     sink = Sink(text, True, True, True)
     run = TagStages(text, StageCode(text), sink, True, True)
     outputs = run.outputs(None)
-    findings = run.findings(outputs, None).records()
+    # The stream has no current message id by design: tag.current_without_id would be noise.
+    findings = run.findings(outputs, None, without_id=False).records()
     return PartTags(
         outputs["text"],
         outputs["audio_as_voice"],
@@ -239,13 +241,17 @@ class TagStages:
             "has_reply_tag": bool(replies),
         }
 
-    def findings(self, outputs: dict[str, Any], current_message_id: str | None) -> Diagnostics:
-        """Every finding over the input: the stages' own, unknown tags, precedence (§2.3)."""
+    def findings(
+        self, outputs: dict[str, Any], current_message_id: str | None, *, without_id: bool = True
+    ) -> Diagnostics:
+        """Every finding over the input: the stages' own, unknown tags, precedence (§2.3);
+        ``without_id=False`` leaves out ``tag.current_without_id``."""
         sink, replies = self.sink, self.replies
         unknown_stage(self.text2, self.code2, sink, self.to_input)
         explicit = [r for r in replies if r.id is not None]
         currents = [r for r in replies if r.kind == "current"]
-        explain_precedence(sink, explicit, currents, outputs["reply_to_id"], current_message_id)
+        if explicit or without_id:
+            explain_precedence(sink, explicit, currents, outputs["reply_to_id"], current_message_id)
         return sink.diags
 
     def explained(self, outputs: dict[str, Any], current_message_id: str | None) -> Directives:
