@@ -7,7 +7,7 @@ the spec sentences directly (quadratic, small inputs only) and must agree on eve
 from __future__ import annotations
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from richout.media.cleaning import Cleaner, clean, quoted_list, split_parts, unwrap_bounds
@@ -331,11 +331,14 @@ tokens = (
         lambda t: "/" + t, st.text(alphabet=st.sampled_from(list("ab_-./") * 3 + _TOKEN_CHARS))
     )
     | st.text(alphabet=st.sampled_from(list("xY7_-")), min_size=1, max_size=70)
+    # inside the plain-path class, where only the ".." rule tells a path from a traversal
+    | st.builds(lambda t: "/" + t, st.text(alphabet=st.sampled_from(list("a_-./")), max_size=12))
 )
 
 
 @settings(max_examples=800)
 @given(tokens, st.sampled_from(sorted(PROFILES)), st.booleans())
+@example("/a/../b", "next", False)
 def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: bool) -> None:
     """A word or plain absolute path is answered from its characters; the answer must be
     the general steps' (cleaning, file prefix, root, §7), under every profile."""
@@ -350,6 +353,21 @@ def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: 
     assert pl._part_fate(p, cl, a, b, judge, bare=bare) == pl._read_part_fate(
         p, cl, a, b, judge, bare=bare
     )
+
+
+@settings(max_examples=600)
+@given(tokens, st.sampled_from(sorted(PROFILES)))
+@example("/tmp/a.png", "next")
+@example("/a/../b", "next")
+@example("/" + "a" * 5000, "next")  # past MAX_REFERENCE_UNITS
+def test_a_single_token_payload_reads_as_the_general_steps(token: str, name: str) -> None:
+    """A payload of one token: :func:`_single_token`'s result (a plain absolute path is
+    accepted from its characters) is the general single-token steps', field for field."""
+    from richout.media import payload as pl
+
+    assume(token[0] not in "\"'`[" and not has_js_ws(token))
+    general = pl._read_single_token(token, Judge(PROFILES[name]), pl.PayloadResult())
+    assert analyse_payload(token, Judge(PROFILES[name])) == general
 
 
 @settings(max_examples=400)

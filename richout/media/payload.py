@@ -152,8 +152,22 @@ def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
 
     Such a payload is no list, is not unwrapped, is one part, and its whole-payload value is
     the payload itself: the general path reduces to one clean, one verdict, the count of a
-    hidden rejection, and the bare-filename fallback. Most directives take this path.
+    hidden rejection, and the bare-filename fallback. Most directives take this path. A
+    plain absolute path (:func:`_plain_path`) is accepted whole and looks local, without the
+    clean and the verdict (:func:`_read_single_token`).
     """
+    if _plain_path(p):
+        n = len(p)
+        res.parts = 1
+        res.value_bounds = (0, n)
+        res.looks_local = True
+        res.accepted = [Item(p, 0, n, False, "part", False, "")]
+        return res
+    return _read_single_token(p, judge, res)
+
+
+def _read_single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
+    """:func:`_single_token` by the general steps."""
     n = len(p)
     res.parts = 1
     res.value_bounds = (0, n)
@@ -382,9 +396,16 @@ def _part_fate(
     part = p[a:b]
     if WORD_TOKEN.fullmatch(part) is not None:
         return 0, b - a, False, _LEFT
-    if PLAIN_PATH.fullmatch(part) is not None and ".." not in part and b - a <= MAX_REFERENCE_UNITS:
+    if _plain_path(part):
         return 0, b - a, False, _ACCEPTED
     return _read_part_fate(p, cl, a, b, judge, bare=bare)
+
+
+def _plain_path(s: str) -> bool:
+    """A :data:`PLAIN_PATH` within ``MAX_REFERENCE_UNITS``: cleaning keeps it whole, it
+    looks local, and §7 accepts it under every profile (with or without spaces or bare
+    names allowed)."""
+    return PLAIN_PATH.fullmatch(s) is not None and ".." not in s and len(s) <= MAX_REFERENCE_UNITS
 
 
 def _read_part_fate(
