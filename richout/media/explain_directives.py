@@ -326,6 +326,8 @@ def _accepted_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Jud
     ps = d.payload
     for item in res.accepted:
         _item_checks(diag, item, ps + item.start, ps + item.end)
+    if not res.rejected and not res.leftovers:
+        return  # most accepted lines: one reference and nothing beside it
     _reject_parts(diag, judge, d, ps=ps, rejected=[r for r in res.rejected if r[4]], visible=True)
     hidden = {(a, b) for a, b, _ in res.counted}
     _reject_parts(

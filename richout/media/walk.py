@@ -344,7 +344,7 @@ class Walker:
         if res.accepted:
             outcome = "accepted"
             walk.consumed = True
-            text = collapse_blank_runs(before)
+            text = collapse_blank_runs(before) if before else ""
             if text:
                 segs.append(("text", text))
             payload = raw[ps:le]
@@ -361,7 +361,11 @@ class Walker:
                         )
                     walk.spans.append(span)
                 segs.append(("media", item.value))
-            cleaned = collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
+            cleaned = (
+                collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
+                if res.leftovers
+                else ""
+            )
         elif res.looks_local or res.counted:
             outcome = "removed"
             walk.consumed = True
