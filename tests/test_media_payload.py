@@ -388,8 +388,37 @@ def test_a_payload_of_words_reads_as_the_general_steps(p: str, name: str) -> Non
     assert analyse_payload(p, Judge(PROFILES[name])) == general
 
 
+@settings(max_examples=600)
+@given(
+    # Plain absolute paths and blanks, and what lies just outside that shape: a token not
+    # at a root, "..", a wrapper, another whitespace (each must take the general steps).
+    st.lists(
+        st.sampled_from(["/a", "/b.png", "/x/y_z-1", "/", "/.", "/..", "/a..b", "x", "~/a", "/a)"])
+        | st.text(alphabet=st.sampled_from(list("a./_-")), max_size=6).map(lambda t: "/" + t),
+        min_size=1,
+        max_size=6,
+    ).flatmap(
+        lambda toks: st.lists(
+            st.sampled_from([" ", "  ", "\t", " \t", "\u00a0"]),
+            min_size=len(toks),
+            max_size=len(toks),
+        ).map(lambda seps: "".join(t + s for t, s in zip(toks, seps, strict=True)))
+    )
+    | st.sampled_from(["/a /b", "/a /b ", "/a\t/b", "/" + "a" * 5000 + " /b"]),
+    st.sampled_from(sorted(PROFILES)),
+)
+def test_a_payload_of_plain_paths_reads_as_the_general_steps(p: str, name: str) -> None:
+    """Plain absolute paths and blanks: :func:`_paths_only`'s result, field for field, is the
+    general steps' (each path its own accepted part), under every profile."""
+    from richout.media import payload as pl
+
+    for q in (p, p.rstrip(JS_WS)):
+        general = pl._read_payload(q, Judge(PROFILES[name]), pl.PayloadResult())
+        assert analyse_payload(q, Judge(PROFILES[name])) == general
+
+
 @pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")
-def test_a_payload_of_words_takes_the_words_path(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_words_and_plain_paths_take_their_short_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     from richout.media import payload as pl
 
     def general(*args: object) -> pl.PayloadResult:
@@ -400,6 +429,8 @@ def test_a_payload_of_words_takes_the_words_path(monkeypatch: pytest.MonkeyPatch
     assert res.parts == 3 and not res.accepted and len(res.leftovers) == 3
     with pytest.raises(AssertionError):
         analyse_payload(" x0 /a ", Judge())
+    res = analyse_payload("/a /b.png\t/c ", Judge())
+    assert [i.value for i in res.accepted] == ["/a", "/b.png", "/c"]
 
 
 def test_token_classes_cover_what_they_claim() -> None:

@@ -24,7 +24,7 @@ from richout.media.cleaning import (
     split_parts,
     unwrap_bounds,
 )
-from richout.media.regroup import PLAIN_PATH, WORD_CHARS, WORD_TOKEN, regroup
+from richout.media.regroup import PLAIN_PATH, WORD_CHARS, WORD_TOKEN, plain_path_run, regroup
 from richout.policy import OK, Policy, Verdict, check_reference, strip_file_prefix
 from richout.policy.local import (
     is_traversal_or_unsupported_home,
@@ -201,7 +201,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     (:func:`_judge_parts`), the spaced-path rescue and the whole-payload fallback. Rejected
     parts that look like media sources are counted and hidden where the profile says so
     (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`, one of
-    words and spaces :func:`_words_only`.
+    words and spaces :func:`_words_only`, one of plain absolute paths :func:`_paths_only`.
     """
     if judge is None:
         judge = Judge()
@@ -211,7 +211,27 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         return _single_token(p, judge, res)
     if _WORDS_AND_SPACES.fullmatch(p) is not None and not p.isspace():
         return _words_only(p, res)
+    if plain_path_run(p, 0, n):
+        tokens = split_parts(p)
+        if max(b - a for a, b in tokens) <= MAX_REFERENCE_UNITS:
+            return _paths_only(p, tokens, res)
     return _read_payload(p, judge, res)
+
+
+def _paths_only(p: str, tokens: list[tuple[int, int]], res: PayloadResult) -> PayloadResult:
+    """The steps for a payload of plain absolute paths (``tokens``) separated by blanks
+    (:func:`~richout.media.regroup.plain_path_run`, each within ``MAX_REFERENCE_UNITS``).
+
+    Every path starts at a root and so begins an independent source: none joins the part
+    before it (§6.6), each is a part, cleaning keeps it whole, and §7 accepts it. Nothing is
+    left, rejected or counted, so neither the rescue nor the fallback runs, and the payload,
+    which starts with ``/``, looks local.
+    """
+    res.parts = len(tokens)
+    res.value_bounds = (0, tokens[-1][1])
+    res.looks_local = True
+    res.accepted = [Item(p[a:b], a, b, False, "part", False, "") for a, b in tokens]
+    return res
 
 
 def _words_only(p: str, res: PayloadResult) -> PayloadResult:

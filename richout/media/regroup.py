@@ -23,6 +23,7 @@ __all__ = [
     "PLAIN_PATH_CHARS",
     "WORD_CHARS",
     "WORD_TOKEN",
+    "plain_path_run",
     "read_token_facts",
     "regroup",
     "token_facts",
@@ -52,6 +53,22 @@ WORD_TOKEN = re.compile(f"[{WORD_CHARS}]+")
 #: (The character class is shared with the walk's line of plain paths, which must agree.)
 PLAIN_PATH_CHARS = WORD_CHARS + "./"
 PLAIN_PATH = re.compile(f"/[{PLAIN_PATH_CHARS}]*")
+# Plain paths and blanks, and a blank before a token that does not start at "/": one
+# character class each, so a 1 MB line cannot make them backtrack.
+_PATHS_AND_BLANKS = re.compile(f"[{PLAIN_PATH_CHARS} \t]*")
+_UNROOTED_TOKEN = re.compile(r"[ \t][^/ \t]")
+
+
+def plain_path_run(s: str, a: int, b: int) -> bool:
+    """Is ``s[a:b]`` one or more :data:`PLAIN_PATH` tokens separated (and possibly ended)
+    by spaces and tabs, none holding ``..``? Each such token is its own part, accepted
+    (§6.6-§6.7); the caller checks ``MAX_REFERENCE_UNITS`` per token."""
+    return (
+        s.startswith("/", a)
+        and _PATHS_AND_BLANKS.fullmatch(s, a, b) is not None
+        and _UNROOTED_TOKEN.search(s, a, b) is None
+        and s.find("..", a, b) < 0
+    )
 
 
 def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:

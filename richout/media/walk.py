@@ -28,7 +28,7 @@ from richout.media.lines import (
     passes_rule1,
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
-from richout.media.regroup import PLAIN_PATH_CHARS
+from richout.media.regroup import plain_path_run
 from richout.models import Span
 from richout.policy import Policy, Verdict, is_valid_reference, strip_file_prefix
 from richout.policy.verdict import MAX_REFERENCE_UNITS
@@ -60,16 +60,13 @@ _PLAIN_DIRECTIVE = re.compile(
     r"([A-Za-z0-9/._~:%?=&+#@!$*;\\-]*[A-Za-z0-9/._~:%?=&+#@!$*;-])`?"
 )
 
-#: A ``MEDIA:`` line of plain absolute paths (``/`` then ASCII letters, digits, ``_ - . /``)
-#: separated by spaces or tabs: its head, its characters, and a token that does not start
-#: with ``/`` (three single-class patterns, so none backtracks on a 1 MB line). Each such
-#: token is its own part (it starts at a root, so none joins the one before, §6.6) and is
-#: accepted (§7: a local shape) unless it holds ``..`` or is longer than one reference may
-#: be, which the walk checks apart; ``richout.media.payload`` answers those tokens the same
-#: way (``richout.media.regroup.PLAIN_PATH``).
+#: The head of a ``MEDIA:`` line of plain absolute paths (``/`` then ASCII letters, digits,
+#: ``_ - . /``) separated by spaces or tabs; :func:`~richout.media.regroup.plain_path_run`
+#: reads the rest. Each such token is its own part (it starts at a root, so none joins the
+#: one before, §6.6) and is accepted (§7: a local shape) unless it is longer than one
+#: reference may be, which the walk checks apart; ``richout.media.payload`` answers those
+#: payloads the same way.
 _PATHS_HEAD = re.compile(r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*/")
-_PATHS_BODY = re.compile(f"[{PLAIN_PATH_CHARS} \t]*")
-_NOT_A_PATH = re.compile(r"[ \t][^/ \t]")
 
 
 def lower_same_length(raw: str) -> str:
@@ -304,12 +301,9 @@ class Walker:
         if m is None:
             return False
         ps = m.end() - 1
-        if _PATHS_BODY.fullmatch(raw, ps, le) is None or _NOT_A_PATH.search(raw, ps, le):
+        if not plain_path_run(raw, ps, le):
             return False
-        paths = raw[ps:le]
-        if ".." in paths:
-            return False
-        tokens = paths.split()
+        tokens = raw[ps:le].split()
         if max(map(len, tokens)) > MAX_REFERENCE_UNITS:
             return False
         judge = self.walk.judge
