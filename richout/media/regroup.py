@@ -50,7 +50,6 @@ WORD_TOKEN = re.compile(f"[{WORD_CHARS}]+")
 #: apart) no ``..``. Cleaning keeps it whole, it starts at a root, and §7 accepts its local
 #: shape (no traversal, no home form) up to ``MAX_REFERENCE_UNITS``
 #: (:mod:`richout.policy.verdict`).
-#: (The character class is shared with the walk's line of plain paths, which must agree.)
 PLAIN_PATH_CHARS = WORD_CHARS + "./"
 PLAIN_PATH = re.compile(f"/[{PLAIN_PATH_CHARS}]*")
 # Plain paths and blanks, and a blank before a token that does not start at "/": one
@@ -64,7 +63,7 @@ def plain_path_run(s: str, a: int, b: int) -> bool:
     by spaces and tabs, none holding ``..``? Each such token is its own part, accepted
     (§6.6-§6.7); the caller checks ``MAX_REFERENCE_UNITS`` per token."""
     return (
-        s.startswith("/", a)
+        s.startswith("/", a, b)
         and _PATHS_AND_BLANKS.fullmatch(s, a, b) is not None
         and _UNROOTED_TOKEN.search(s, a, b) is None
         and s.find("..", a, b) < 0

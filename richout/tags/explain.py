@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Protocol
 
 from richout.models.diagnostics import Diagnostics
@@ -50,7 +49,9 @@ __all__ = [
 # reply head starts (those are explained by their own stage). The heads are excluded in the
 # regex, not by reading each match again: a run of 80k malformed reply heads read them twice.
 # (No candidate can start inside an excluded head's name, so finditer sees the same ones.)
-_UNKNOWN_HEAD = re.compile(rf"\[\[(?!{TAG_NAMES})[A-Za-z0-9_:-]+", re.IGNORECASE | re.ASCII)
+_UNKNOWN_HEAD = re.compile(
+    rf"\[\[(?=[A-Za-z0-9_:-])(?!{TAG_NAMES})[A-Za-z0-9_:-]+", re.IGNORECASE | re.ASCII
+)
 
 #: Stage offset -> input offset.
 OffsetMap = Callable[[int], int]
@@ -114,9 +115,6 @@ def malformed_reason(text: str, close_at: int) -> str:
     return "other text follows the tag name"
 
 
-# The wording of the findings that come in runs (a line of 80k malformed heads quotes the
-# same piece each time): built once per distinct construct, not once per finding.
-@lru_cache(maxsize=1024)
 def _malformed(construct: str, fix: str, reason: str) -> str:
     return (
         f"{show(construct)} looks like a tag but is not one: {reason}. It stays visible "
@@ -124,7 +122,6 @@ def _malformed(construct: str, fix: str, reason: str) -> str:
     )
 
 
-@lru_cache(maxsize=1024)
 def _unknown(construct: str) -> str:
     return (
         f"{show(construct)} is not a tag this layer reads ([[audio_as_voice]], "
@@ -135,7 +132,7 @@ def _unknown(construct: str) -> str:
 class Sink:
     """Diagnostics of one call, with spans in input offsets."""
 
-    __slots__ = ("claimed", "diags", "explain", "strip_audio", "strip_reply")
+    __slots__ = ("_words", "claimed", "diags", "explain", "strip_audio", "strip_reply")
 
     def __init__(self, text: str, strip_audio: bool, strip_reply: bool, explain: bool) -> None:
         #: findings are recorded only when explaining (outputs never need them)
@@ -146,6 +143,10 @@ class Sink:
         # Input ranges already explained (tags, in-code tags, malformed heads): a tag.unknown
         # candidate inside one of them is part of that construct.
         self.claimed: list[tuple[int, int]] = []
+        # The wording of findings that come in runs (a line of 80k malformed heads quotes the
+        # same piece each time), built once per distinct piece and call: kept with the call,
+        # not between calls, so no user text outlives it.
+        self._words: dict[tuple[str, str, str], str] = {}
 
     def in_code(self, start: int, end: int, kind: TagKind, literal: str) -> None:
         self.claimed.append((start, end))
@@ -161,10 +162,18 @@ class Sink:
 
     def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
         self.claimed.append((start, end))
-        self.diags.add("tag.malformed", "warning", _malformed(construct, fix, reason), start, end)
+        key = (construct, fix, reason)
+        words = self._words.get(key)
+        if words is None:
+            words = self._words[key] = _malformed(construct, fix, reason)
+        self.diags.add("tag.malformed", "warning", words, start, end)
 
     def unknown(self, start: int, end: int, construct: str) -> None:
-        self.diags.add("tag.unknown", "info", _unknown(construct), start, end)
+        key = (construct, "", "")
+        words = self._words.get(key)
+        if words is None:
+            words = self._words[key] = _unknown(construct)
+        self.diags.add("tag.unknown", "info", words, start, end)
 
     def reply_id_empty(self, start: int, end: int, literal: str) -> None:
         """tag.reply_id_empty: an explicit tag whose id sanitises to nothing (§2.1)."""

@@ -4,7 +4,8 @@
 (:mod:`richout.tags.stages`, :mod:`richout.tags.close`) and keeps every intermediate text and
 patch, so the outputs are read at once and the explanation only when asked.
 :func:`read_part` is the streaming parser's read of one emitted part: an explained parse's
-outputs and raw findings (:data:`Finding`), without its spans, edits and records.
+outputs and raw findings (:data:`Finding`), without its spans, edits and records, nor
+``tag.current_without_id`` (a stream has no current message id by design).
 :mod:`richout.tags.parse` holds the public function and checks its arguments; this module is
 apart so that the optional compiled build can compile it (a compiled public function would
 raise ``TypeError`` for a wrongly typed argument, where richout's contract is
@@ -58,7 +59,7 @@ def read_part(text: str) -> PartTags:
     run = TagStages(text, StageCode(text), sink, True, True)
     outputs = run.outputs(None)
     # The stream has no current message id by design: tag.current_without_id would be noise.
-    findings = run.findings(outputs, None, without_id=False).records()
+    findings = run.findings(outputs, None, current_without_id=False).records()
     return PartTags(
         outputs["text"],
         outputs["audio_as_voice"],
@@ -242,15 +243,19 @@ class TagStages:
         }
 
     def findings(
-        self, outputs: dict[str, Any], current_message_id: str | None, *, without_id: bool = True
+        self,
+        outputs: dict[str, Any],
+        current_message_id: str | None,
+        *,
+        current_without_id: bool = True,
     ) -> Diagnostics:
         """Every finding over the input: the stages' own, unknown tags, precedence (§2.3);
-        ``without_id=False`` leaves out ``tag.current_without_id``."""
+        ``current_without_id=False`` leaves out ``tag.current_without_id``."""
         sink, replies = self.sink, self.replies
         unknown_stage(self.text2, self.code2, sink, self.to_input)
         explicit = [r for r in replies if r.id is not None]
         currents = [r for r in replies if r.kind == "current"]
-        if explicit or without_id:
+        if explicit or current_without_id:
             explain_precedence(sink, explicit, currents, outputs["reply_to_id"], current_message_id)
         return sink.diags
 
