@@ -105,9 +105,10 @@ def test_work_grows_linearly(family: str) -> None:
     "family", ["malformed_reply_tags_one_line", "malformed_current_tags_one_line"]
 )
 def test_heads_that_cannot_close_are_not_read(family: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without explanations, a reply head whose first ``]`` is single is passed over: no
-    tag can start there, and nothing is said about it (the delivery strip reads the
-    message's first head only, for a malformed prefix)."""
+    """Without explanations, a reply head whose first ``]`` after it is single is passed
+    over: no tag can start there, and nothing is said about it (the delivery strip reads
+    only a head at the message's first character that is no space or tab, for a malformed
+    prefix)."""
     from richout.tags.scan import ReplyTagReader
 
     reads = 0

@@ -496,6 +496,9 @@ DIAGNOSTICS: list[tuple[str, str | None, list[tuple[str, str, int, int]]]] = [
     ("[[reply_to:[[x]]", "M", [("tag.reply_id_sanitized", "warning", 11, 14)]),
     # a wiki link and plain brackets are not directive-looking
     ("see [[ Some Page ]] and [x]", None, []),
+    # tag names are ASCII case-insensitive: a tag in other case is a tag, not tag.unknown
+    ("[[Reply_To_Current]] hi", "M", []),
+    ("[[REPLY_TO:x]] hi [[Audio_As_Voice]]", None, []),
 ]
 
 
@@ -509,6 +512,15 @@ def test_diagnostics(
     assert got == expected
     for d in result.diagnostics:
         assert d.message and d.line is not None and d.column is not None
+
+
+@pytest.mark.parametrize("text", ["hi [[AUDIO_AS_VOICE]] x", "hi [[Audio_As_Voice]]"])
+def test_a_kept_audio_tag_in_other_case_is_no_unknown_tag(text: str) -> None:
+    """An audio tag left in the text (``strip_audio_tag=False``) is still a tag, whatever its
+    case: the ``tag.unknown`` pass must not report it."""
+    result = parse_directives(text, strip_audio_tag=False, explain=True)
+    assert result.has_audio_tag
+    assert [d.code for d in result.diagnostics] == []
 
 
 def test_malformed_message_says_it_stays_visible() -> None:

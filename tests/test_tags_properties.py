@@ -583,7 +583,9 @@ def test_tag_head_finds_exactly_the_audio_and_reply_heads(text: str) -> None:
     assert set(heads) <= set(expected)
 
 
+@_SETTINGS
 @given(text=tag_texts | any_texts)
+@example(text="hi [[AUDIO_AS_VOICE]] [[Reply_To_Current]] [[REPLY_TO: x]] [[Foo]]")
 def test_unknown_candidates_are_the_names_no_tag_head_starts(text: str) -> None:
     """``tag.unknown``'s candidate regex leaves out audio and reply heads itself; it finds
     exactly the ``[[name`` matches that a filter reading each head afterwards keeps."""
@@ -598,8 +600,10 @@ def test_unknown_candidates_are_the_names_no_tag_head_starts(text: str) -> None:
     assert [m.span() for m in _UNKNOWN_HEAD.finditer(text)] == want
 
 
+@_SETTINGS
 @given(text=tag_texts | any_texts)
 @example(text="[[reply_to:a]]]")
+@example(text="[[RePlY_To_CuRrEnT\u00a0]] [[AUDIO_AS_VOICE]] [[reply_to:\ufeffx ]]")
 def test_a_tag_starts_only_where_the_first_close_is_doubled(text: str) -> None:
     """``ReplyTagReader.may_start_tag``, the walks' skip over heads that cannot close, is
     never False where a complete audio or reply tag starts."""
