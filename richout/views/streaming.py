@@ -233,8 +233,9 @@ class StreamingParser:
         result would parse the part again when they are read). Under ``next`` the stages run
         directly (:func:`~richout.tags.pipeline.read_part`): the spans, edits and result
         records an explained ``parse_directives`` also builds were most of a 64-character
-        chunk's cost, and a stream throws them away; so are the ``tag.current_without_id``
-        findings, which :meth:`_directive_diagnostics` drops from the other profiles' reads.
+        chunk's cost, and a stream throws them away. ``read_part`` also leaves out the
+        ``tag.current_without_id`` findings, which :meth:`_directive_diagnostics` drops from
+        the release profile's read.
         """
         if not self.profile.normalize_rewritten_whitespace:
             return read_part(text)
