@@ -24,7 +24,13 @@ from richout.media.cleaning import (
     split_parts,
     unwrap_bounds,
 )
-from richout.media.regroup import PLAIN_PATH, WORD_CHARS, WORD_TOKEN, plain_path_run, regroup
+from richout.media.regroup import (
+    WORD_CHARS,
+    WORD_TOKEN,
+    is_plain_path,
+    plain_path_run,
+    regroup,
+)
 from richout.policy import OK, Policy, Verdict, check_reference, strip_file_prefix
 from richout.policy.local import (
     is_traversal_or_unsupported_home,
@@ -425,7 +431,7 @@ def _plain_path(s: str) -> bool:
     """A :data:`PLAIN_PATH` within ``MAX_REFERENCE_UNITS``: cleaning keeps it whole, it
     looks local, and §7 accepts it under every profile (with or without spaces or bare
     names allowed)."""
-    return PLAIN_PATH.fullmatch(s) is not None and ".." not in s and len(s) <= MAX_REFERENCE_UNITS
+    return is_plain_path(s) and len(s) <= MAX_REFERENCE_UNITS
 
 
 def _read_part_fate(

@@ -23,6 +23,7 @@ __all__ = [
     "PLAIN_PATH_CHARS",
     "WORD_CHARS",
     "WORD_TOKEN",
+    "is_plain_path",
     "plain_path_run",
     "read_token_facts",
     "regroup",
@@ -52,6 +53,13 @@ WORD_TOKEN = re.compile(f"[{WORD_CHARS}]+")
 #: (:mod:`richout.policy.verdict`).
 PLAIN_PATH_CHARS = WORD_CHARS + "./"
 PLAIN_PATH = re.compile(f"/[{PLAIN_PATH_CHARS}]*")
+
+
+def is_plain_path(s: str) -> bool:
+    """Is ``s`` a :data:`PLAIN_PATH` holding no ``..``? (Its verdict also asks its length.)"""
+    return PLAIN_PATH.fullmatch(s) is not None and ".." not in s
+
+
 # Plain paths and blanks, and a blank before a token that does not start at "/": one
 # character class each, so a 1 MB line cannot make them backtrack.
 _PATHS_AND_BLANKS = re.compile(f"[{PLAIN_PATH_CHARS} \t]*")
@@ -93,7 +101,7 @@ def token_facts(
     if facts is None:
         if WORD_TOKEN.fullmatch(key) is not None:
             facts = (0, te - ts, False, False)
-        elif PLAIN_PATH.fullmatch(key) is not None and ".." not in key:
+        elif is_plain_path(key):
             facts = (0, te - ts, True, True)
         else:
             facts = read_token_facts(p, cl, ts, te)
@@ -156,7 +164,7 @@ def regroup(
                     facts = token_facts(p, cl, ts, te, memo)
                 cx, cy, independent, _ = facts
                 if not independent:
-                    prev_ext = has_file_extension_in(p, max(px, py - 11), py)
+                    prev_ext = has_file_extension_in(p, px, py)
                     if not prev_ext or not ok(p[ts + cx : ts + cy]):
                         if last[2] == -1:
                             last[2] = 1 if prev_ext else 0
