@@ -458,8 +458,10 @@ def test_quote_lists_and_tokens_match_the_oracle(p: str) -> None:
 
 
 def _assert_reads_as_the_oracle(p: str, profile: Profile) -> PayloadResult:
-    """``analyse_payload(p)`` has the oracle's references, leftovers, local flag and count."""
+    """``analyse_payload(p)`` has the oracle's references, leftovers, local flag and count,
+    and a judge that only decides (a walk without explanations) reads it the same way."""
     res = analyse_payload(p, Judge(profile))
+    assert analyse_payload(p, Judge(profile, explains=False)) == res
     accepted, leftovers, local, counted = naive_analyse(p, profile)
     assert [i.value for i in res.accepted] == accepted
     assert [p[a:b] for a, b in res.leftovers] == leftovers

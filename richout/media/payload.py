@@ -31,7 +31,14 @@ from richout.media.regroup import (
     plain_path_run,
     regroup,
 )
-from richout.policy import OK, Policy, Verdict, check_reference, strip_file_prefix
+from richout.policy import (
+    OK,
+    Policy,
+    Verdict,
+    check_reference,
+    is_valid_reference,
+    strip_file_prefix,
+)
 from richout.policy.local import (
     is_traversal_or_unsupported_home,
     looks_local,
@@ -59,12 +66,18 @@ class Judge:
     :meth:`narrowed` judges a reference the baseline accepted.
     """
 
-    __slots__ = ("_memo", "_narrowed", "policy", "profile")
+    __slots__ = ("_memo", "_narrowed", "_passes", "explains", "policy", "profile")
 
-    def __init__(self, profile: Profile = NEXT, policy: Policy | None = None) -> None:
+    def __init__(
+        self, profile: Profile = NEXT, policy: Policy | None = None, *, explains: bool = True
+    ) -> None:
         self.profile = profile
         self.policy = policy
+        #: False: only :meth:`ok` is asked (a walk without explanations), and it is answered
+        #: by :func:`~richout.policy.is_valid_reference`, which builds no reason text
+        self.explains = explains
         self._memo: dict[tuple[str, bool, bool], Verdict] = {}
+        self._passes: dict[tuple[str, bool, bool], bool] = {}
         self._narrowed: dict[str, Verdict] = {}
 
     def narrowed(self, reference: str) -> Verdict:
@@ -96,7 +109,17 @@ class Judge:
 
     def ok(self, candidate: str, spaces: bool = False, bare: bool = False) -> bool:
         """Is ``candidate`` acceptable (§7)?"""
-        return self.verdict(candidate, spaces, bare).ok
+        if self.explains:
+            return self.verdict(candidate, spaces, bare).ok
+        # The bare decision, equal to the verdict's (tests/test_policy.py and the security
+        # tables prove it): the reason texts cost more than the decision on a word.
+        key = (candidate, spaces, bare)
+        passes = self._passes.get(key)
+        if passes is None:
+            passes = self._passes[key] = is_valid_reference(
+                candidate, allow_spaces=spaces, allow_bare_filename=bare, profile=self.profile
+            )
+        return passes
 
 
 @dataclass

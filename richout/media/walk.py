@@ -30,7 +30,7 @@ from richout.media.lines import (
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.media.regroup import plain_path_run
 from richout.models import Span
-from richout.policy import Policy, Verdict, is_valid_reference, strip_file_prefix
+from richout.policy import Policy, Verdict, strip_file_prefix
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import Profile
 from richout.text.chars import (
@@ -121,7 +121,7 @@ class Walker:
         self.images_on = images_on
         self.allowlist = allowlist
         self._cmap: CodeMap | None = None
-        self.walk = Walk(raw, judge=Judge(profile, policy))
+        self.walk = Walk(raw, judge=Judge(profile, policy, explains=explain))
         #: lines joined by a multi-line image: first line's start -> end of the last line
         self.merged: dict[int, int] = {}
 
@@ -275,11 +275,7 @@ class Walker:
             return False
         token = m.group(2)
         judge = self.walk.judge
-        if judge.policy is None:
-            # The bare decision: no explanation reads a verdict of this walk.
-            if not is_valid_reference(token, profile=self.profile):
-                return False
-        elif not judge.ok(token) or not judge.narrowed(token).ok:
+        if not judge.ok(token) or not judge.narrowed(token).ok:
             return False
         walk = self.walk
         walk.consumed = True
