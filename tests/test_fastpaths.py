@@ -21,8 +21,8 @@ from richout.markdown.codemap import CodeMap
 from richout.media import payload as media_payload
 from richout.media import pipeline as media_pipeline
 from richout.media import regroup as media_regroup
-from richout.media.pipeline import tag_pass_shortcut
-from richout.media.segments import _drop_ws_only_lines
+from richout.media.segments import drop_ws_only_lines
+from richout.media.tagpass import tag_pass_shortcut
 from richout.media.walk import Walker
 from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
 from richout.profiles import PROFILES
@@ -182,8 +182,8 @@ _LINE_CHARS = st.sampled_from(["x", "\n", "\r", "\r\n", " ", "\t", "\x0b", "\u00
 @_SETTINGS
 @given(st.lists(_LINE_CHARS, max_size=40).map("".join))
 def test_whitespace_only_lines_emptied_as_before(block: str) -> None:
-    assert _drop_ws_only_lines(block, False) == _OLD_WS_ONLY_LINE.sub("", block)
-    assert _drop_ws_only_lines(block, True) == _OLD_WS_ONLY_LINE_CR.sub("", block)
+    assert drop_ws_only_lines(block, False) == _OLD_WS_ONLY_LINE.sub("", block)
+    assert drop_ws_only_lines(block, True) == _OLD_WS_ONLY_LINE_CR.sub("", block)
 
 
 _SCHEMES = ["https://", "HTTPS://", "hTtPs://", "https:/", "https:", "https:\\\\", "http://", ""]

@@ -2,9 +2,11 @@
 
 - `split`: `split_media` and `split_for_views`, the public entries (argument checks).
 - `pipeline`: the §3 pipeline joining the stages below, and the explanation over the input.
+- `fused`: the common reply (plain directive lines, LF breaks) split in one pass.
 - `walk`: the §3 step 4 line walk that finds directive and image lines and decides each.
 - `lines`: the records the walk fills (`Walk`, `DirectiveLine`, …) and §5 rule 1.
 - `segments`: the text the walk leaves, its removal patch, and the §12 segments.
+- `tagpass`: the audio-tag pass over the walked text, and when it can be skipped.
 - `cleaning`: a payload's §6.1-§6.3 readings (clean, unwrap, quoted list) as bounds.
 - `regroup`: §6.6, whitespace tokens merged into parts, and what that asks of a token.
 - `payload`: `analyse_payload`, a payload's parts judged by the memoising §7 `Judge`.

@@ -1,28 +1,31 @@
 """The §3 split pipeline behind :func:`richout.split_media` (MEDIA.md), without its argument checks.
 
-The trigger test, the line walk (:mod:`richout.media.walk`), the text and segments it leaves
-(:mod:`richout.media.segments`), the tag pass, and, when explaining, the edits, spans and
-diagnostics over the input (:mod:`richout.media.explain`). :mod:`richout.media.split` holds
-the public entry points and checks their arguments; this module is apart so that the
-optional compiled build can compile it (a compiled public function would raise ``TypeError``
-for a wrongly typed argument, where richout's contract is ``InvalidInput``).
+The trigger test, the fused split of the common reply (:mod:`richout.media.fused`), else the
+line walk (:mod:`richout.media.walk`), the text and segments it leaves
+(:mod:`richout.media.segments`), the tag pass (:mod:`richout.media.tagpass`), and, when
+explaining, the edits, spans and diagnostics over the input (:mod:`richout.media.explain`).
+:mod:`richout.media.split` holds the public entry points and checks their arguments; this
+module is apart so that the optional compiled build can compile it (a compiled public
+function would raise ``TypeError`` for a wrongly typed argument, where richout's contract is
+``InvalidInput``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
+from richout.media.fused import fused_cuts, fused_split
 from richout.media.segments import build_segments, walked_text
+from richout.media.tagpass import read_tags
 from richout.media.walk import Walker, lower_same_length
 from richout.models import (
     Diagnostic,
     Directives,
     EditRecord,
     MediaSplit,
-    Segment,
     Span,
+    text_segment,
 )
 from richout.models.diagnostics import (
     Diagnostics,
@@ -35,15 +38,11 @@ from richout.models.diagnostics import (
 from richout.models.lossless import edit_records
 from richout.policy import Policy
 from richout.profiles import Profile
-from richout.tags.code import StageCode
-from richout.tags.explain import Sink
-from richout.tags.parse import parse_directives
-from richout.tags.pipeline import TagStages, stage_tags, untagged
-from richout.tags.scan import AUDIO_HEAD, REPLY_HEAD
-from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, is_js_ws, js_rtrim, js_trim
+from richout.tags.pipeline import TagStages
+from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
-__all__ = ["has_media_token", "run_split", "tag_pass_shortcut"]
+__all__ = ["has_media_token", "run_split"]
 
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 
@@ -73,39 +72,6 @@ def _find_media_token(raw: str, at_line_start: bool) -> bool:
                 return True
         i = find(":", i + 1)
     return False
-
-
-def tag_pass_shortcut(
-    core: str, walked: bool, cmap: CodeMap | None, profile: Profile, *, trimmed: bool = False
-) -> str | None:
-    """What ``parse_directives(core, strip_reply_tags=False).text`` gives, when the audio
-    flag it would report is certainly False and the answer needs no tag reading; else None.
-    ``trimmed``: the caller right-trims the answer, so only that trimmed form must agree.
-
-    Only the outputs are replaced (explanations run the full pass). Profile ``next``'s tag
-    pass reads audio tags only at :data:`AUDIO_HEAD` matches and reply tags only at
-    :data:`REPLY_HEAD` matches, and normalises the boundaries (§5.1) when it recognised a tag
-    or the text holds no ``[[``:
-
-    * no ``[[``: the pass is exactly that normalisation (``tests/test_fastpaths.py``);
-    * no audio head: no audio tag, so when the walk consumed nothing the split keeps its
-      raw text and the tag text is never read; with no reply head either, the text is kept;
-    * no audio head, and the answer right-trimmed: reply tags are kept, so recognising one
-      only applies §5.1, whose trailing trim the caller's trim covers, and whose leading
-      steps change nothing when the text opens with no line break and no single blank
-      before a non-blank.
-    """
-    if profile.normalize_rewritten_whitespace:
-        return None  # the release has its own tag module
-    if not has_double_bracket(core):
-        return untagged(core, cmap)[0]
-    if AUDIO_HEAD.search(core) is not None:
-        return None
-    if not walked or REPLY_HEAD.search(core) is None:
-        return core
-    if trimmed and core[0] not in "\r\n" and not (core[0] in " \t" and not is_js_ws(core[1])):
-        return core  # core holds "[[", so core[1] exists
-    return None
 
 
 def _no_trim(s: str) -> tuple[str, Patch]:
@@ -155,32 +121,26 @@ def run_split(
     if not (media_on or (images_on and "![" in raw) or has_double_bracket(raw)):
         if not explain:
             return MediaSplit.lazy(explainer, text=raw)
-        low = lower_same_length(raw)
-        diags = _media_diag.fast_path(text, raw, low, directives_on, images_on, profile=profile)
+        diags = _media_diag.fast_path(
+            text, raw, lower_same_length(raw), directives_on, images_on, profile=profile
+        )
         return _explained_as_is(text, raw, preserve, diags)
 
-    if (
-        media_on
-        and not explain
-        and not images_on
-        and not has_double_bracket(raw)
-        and _mentions_only(raw, profile)
-    ):
-        # What the walk would give: nothing changed, and the text as one segment.
-        if not segments:
-            return MediaSplit.lazy(
-                explainer, text=raw, media_urls=[], audio_as_voice=False, rejected_media_count=0
-            )
-        return MediaSplit.lazy(
-            explainer,
-            text=raw,
-            media_urls=[],
-            audio_as_voice=False,
-            segments=[Segment.trusted(type="text", text=raw)],
-            rejected_media_count=0,
-        )
+    low: str | None = None
+    if media_on and not (explain or images_on):
+        if not has_double_bracket(raw) and _mentions_only(raw, profile):
+            return _kept_whole(raw, explainer, segments)
+        if not preserve and policy is None:
+            # The common walked reply, read in one pass (media/fused.py), else the walk.
+            low = lower_same_length(raw)
+            cuts = fused_cuts(raw, low, profile)
+            if cuts is not None:
+                return fused_split(
+                    raw, cuts, profile, audio_on, explainer, segments=segments, tag_runs=tag_runs
+                )
     walker = Walker(
         raw,
+        low=low,
         media_on=media_on,
         directives_on=directives_on,
         images_on=images_on,
@@ -199,6 +159,22 @@ def run_split(
         segments=segments,
         defer=defer,
         tag_runs=tag_runs,
+    )
+
+
+def _kept_whole(raw: str, explainer: Callable[[], MediaSplit], segments: bool) -> MediaSplit:
+    """What the walk gives for a reply it changes nothing in: the text, as one segment."""
+    if not segments:
+        return MediaSplit.lazy(
+            explainer, text=raw, media_urls=[], audio_as_voice=False, rejected_media_count=0
+        )
+    return MediaSplit.lazy(
+        explainer,
+        text=raw,
+        media_urls=[],
+        audio_as_voice=False,
+        segments=[text_segment(raw)],
+        rejected_media_count=0,
     )
 
 
@@ -241,36 +217,36 @@ def _walked_split(
     audio = False
     directives: Directives | None = None
     if audio_on and (explain or walked or has_double_bracket(visible)):
-        tagged, audio, directives = _read_tags(
-            visible, walker, walked, preserve, explain, tag_runs=tag_runs
+        tagged, audio, directives = read_tags(
+            visible,
+            walker.raw,
+            walker.code_map_if_built(),
+            walker.profile,
+            walked=walked,
+            preserve=preserve,
+            explain=explain,
+            tag_runs=tag_runs,
         )
     final = tagged if preserve else js_rtrim(tagged)
 
     media = walk.media
-    rejected = walk.rejected_count
     consumed = bool(media) or walk.consumed or audio
     out_text = final if consumed else raw
+    fields = {
+        "text": out_text,
+        "media_urls": media,
+        "audio_as_voice": audio,
+        "rejected_media_count": walk.rejected_count,
+    }
     if not (segments or explain):
-        return MediaSplit.lazy(
-            explainer,
-            text=out_text,
-            media_urls=media,
-            audio_as_voice=audio,
-            rejected_media_count=rejected,
-        )
+        return MediaSplit.lazy(explainer, **fields)
     segs = build_segments(walker.lines, walk.changes) if media else []
     built = bool(segs)
     if not segs and (media or out_text):
-        segs = [Segment.trusted(type="text", text=out_text)]
+        segs = [text_segment(out_text)]
+    fields["segments"] = segs
     if not explain:
-        return MediaSplit.lazy(
-            explainer,
-            text=out_text,
-            media_urls=media,
-            audio_as_voice=audio,
-            segments=segs,
-            rejected_media_count=rejected,
-        )
+        return MediaSplit.lazy(explainer, **fields)
     findings, spans, edits = _explanation(
         text,
         walker,
@@ -284,68 +260,9 @@ def _walked_split(
         audio_on=audio_on,
         built=built,
     )
-    fields = {
-        "text": out_text,
-        "media_urls": media,
-        "audio_as_voice": audio,
-        "segments": segs,
-        "rejected_media_count": rejected,
-    }
     if defer:
         return deferred(MediaSplit, findings, spans, edits, **fields)
     return MediaSplit.explained(diagnostics=findings.build(), spans=spans, edits=edits, **fields)
-
-
-def _read_tags(
-    visible: str,
-    walker: Walker,
-    walked: bool,
-    preserve: bool,
-    explain: bool,
-    *,
-    tag_runs: list[TagStages] | None,
-) -> tuple[str, bool, Directives | None]:
-    """The tag pass over the walked text: the text it leaves, the audio flag, and its
-    ``Directives`` result (None when :func:`tag_pass_shortcut` answered for it, or under
-    profile ``next`` without explanations, where the stages run directly).
-
-    With ``preserve`` the tags are read in the text before its trailing whitespace, which
-    then ends the result unchanged.
-    """
-    core = js_rtrim(visible) if preserve else visible
-    cmap = walker.code_map_if_built() if core == walker.raw else None
-    release = walker.profile.normalize_rewritten_whitespace
-    if not explain:
-        # A view's tag layer reuses the stages' reading (tag_runs): then they run.
-        shortcut = tag_pass_shortcut(
-            core, walked, cmap, walker.profile, trimmed=not preserve and tag_runs is None
-        )
-        if shortcut is not None:
-            return shortcut + visible[len(core) :], False, None
-        if not release:
-            # Profile next with "[[" in core (else the shortcut answered): the stages run
-            # directly, and a view's tag layer may reuse their reading (TagStages.reusing).
-            run = TagStages(
-                core, StageCode(core, cmap), Sink(core, True, False, False), True, False
-            )
-            if tag_runs is not None:
-                tag_runs.append(run)
-            return run.final + visible[len(core) :], bool(run.audio), None
-    if explain and not release:
-        # The explanation below reads the findings as tuples: no record per finding here.
-        directives = stage_tags(
-            core, strip_audio=True, strip_reply=False, code_map=cmap, tag_runs=tag_runs
-        )
-    else:
-        directives = parse_directives(
-            core,
-            strip_audio_tag=True,
-            strip_reply_tags=False,
-            explain=explain,
-            code_map=cmap,
-            profile=walker.profile,
-        )
-    return directives.text + visible[len(core) :], directives.audio_as_voice, directives
 
 
 def _explained_as_is(

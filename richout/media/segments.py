@@ -14,11 +14,11 @@ import re
 from collections.abc import Sequence
 
 from richout.media.lines import LineChange
-from richout.models import Segment
+from richout.models import Segment, media_segment, text_segment
 from richout.text.chars import JS_WS, JS_WS_NO_BREAK, LineBreaks, js_trim
 from richout.text.patch import Patch, apply, common_prefix, patch_from_pieces
 
-__all__ = ["build_segments", "walked_text"]
+__all__ = ["BLANK_LINES_LF", "build_segments", "drop_ws_only_lines", "walked_text"]
 
 # Whitespace-only lines are emptied with patterns that open on a line break: the engine
 # then jumps from break to break instead of trying a line start at every offset (an
@@ -34,7 +34,7 @@ _WS_LINE_AFTER_BREAK_CR = re.compile("([\r\n])[" + _WS_NO_BREAK + "]+(?=[\r\n]|\
 _WS_FIRST_LINE_CR = re.compile("[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 _BLANKS = re.compile(r"[ \t]*")
 #: A run of whitespace-only lines, each with its break.
-_BLANK_LINES_LF = re.compile("(?:[" + _WS_NO_LF + "]*\n)+")
+BLANK_LINES_LF = re.compile("(?:[" + _WS_NO_LF + "]*\n)+")
 _BLANK_LINES_CR = re.compile("(?:[" + _WS_NO_BREAK + "]*(?:\r\n|\r|\n))+")
 
 
@@ -151,7 +151,7 @@ def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str | None]]) ->
     return patch_from_pieces(raw, merged)
 
 
-def _drop_ws_only_lines(block: str, cr: bool) -> str:
+def drop_ws_only_lines(block: str, cr: bool) -> str:
     """``block`` with every line made only of whitespace emptied (its breaks kept)."""
     if cr:
         after, first, repl = _WS_LINE_AFTER_BREAK_CR, _WS_FIRST_LINE_CR, "\\1"
@@ -238,7 +238,7 @@ class _SegmentBuilder:
                 # nothing (the first one set the open text's break): skip the run in C.
                 # Seeing one character past ``end`` lets a run take the first character of
                 # the block's final break: enough to pass ``end`` and end the block.
-                m = (_BLANK_LINES_CR if cr else _BLANK_LINES_LF).match(raw, start, end + 1)
+                m = (_BLANK_LINES_CR if cr else BLANK_LINES_LF).match(raw, start, end + 1)
                 if m is not None:
                     start = m.end()
         if start > end:
@@ -246,7 +246,7 @@ class _SegmentBuilder:
         # Appending to an open text segment: each line adds the previous break and itself,
         # except that a whitespace-only line adds nothing after that break.
         block = raw[start:end]
-        rest = _drop_ws_only_lines(block, lines.cr)
+        rest = drop_ws_only_lines(block, lines.cr)
         seg = self.items[-1]
         assert isinstance(seg, _TextSeg)
         seg.pieces.append(self.sep)
@@ -273,11 +273,11 @@ class _SegmentBuilder:
         append = out.append
         for item in self.items:
             if isinstance(item, _TextSeg):
-                append(Segment.trusted(type="text", text="".join(item.pieces)))
+                append(text_segment("".join(item.pieces)))
             else:
                 seg = shared.get(item)
                 if seg is None:
-                    seg = shared[item] = Segment.trusted(type="media", url=item)
+                    seg = shared[item] = media_segment(item)
                 append(seg)
         return out
 

@@ -42,7 +42,7 @@ from richout.text.chars import (
     utf16_len,
 )
 
-__all__ = ["Walker", "lower_same_length"]
+__all__ = ["PLAIN_DIRECTIVE", "Walker", "lower_same_length"]
 
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
@@ -55,7 +55,7 @@ _MAX_IMAGES_PER_LINE = 50
 #: so the token's verdict alone decides the line. (A leading backtick is skipped only where
 #: the profile skips one; a trailing one is cleaned away.) The letters are spelled as
 #: classes: ``re.IGNORECASE`` would also match U+0130 and U+0131 for the I.
-_PLAIN_DIRECTIVE = re.compile(
+PLAIN_DIRECTIVE = re.compile(
     r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*(`?)"
     r"([A-Za-z0-9/._~:%?=&+#@!$*;\\-]*[A-Za-z0-9/._~:%?=&+#@!$*;-])`?"
 )
@@ -109,13 +109,15 @@ class Walker:
         profile: Profile,
         explain: bool = True,
         policy: Policy | None = None,
+        low: str | None = None,
     ) -> None:
         self.explain = explain
         self.profile = profile
         self.lines = LineBreaks(raw, profile.cr_lines)
         self.raw = raw
-        #: ``raw`` lower-cased, offsets preserved (the diagnostics pass reads it too)
-        self.low = lower_same_length(raw)
+        #: ``raw`` lower-cased, offsets preserved (the diagnostics pass reads it too); a
+        #: caller that has it already passes it as ``low``
+        self.low = lower_same_length(raw) if low is None else low
         self.media_on = media_on
         self.directives_on = directives_on
         self.images_on = images_on
@@ -263,7 +265,7 @@ class Walker:
     # ------------------------------------------------------------------ directives
 
     def _plain_accepted(self, m: re.Match[str], ls: int, le: int) -> bool:
-        """A :data:`_PLAIN_DIRECTIVE` line (``m``) whose token is delivered, recorded as the
+        """A :data:`PLAIN_DIRECTIVE` line (``m``) whose token is delivered, recorded as the
         general path records it (outputs only); False, having recorded nothing, otherwise.
 
         For such a line :func:`~richout.media.payload.analyse_payload` takes its single-token
@@ -421,7 +423,7 @@ class Walker:
             le = lines[ls]
             skip_until = self.merged.get(ls, -1)
             # A plain directive line passes rule 1: it opens with ASCII "MEDIA:".
-            m = _PLAIN_DIRECTIVE.fullmatch(raw, ls, le) if plain else None
+            m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le) if plain else None
             rule1 = m is not None or passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
             # The option, not the presence of "media:", decides: a U+0131 spelling passes
             # rule 1 without any "media:" and is then neither a directive nor image-scanned.

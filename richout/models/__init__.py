@@ -3,7 +3,8 @@
 - `base` -- `Model` (camelCase wire form, `to_wire`/`from_wire`), `Diagnostic`, `Span`,
   `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer.
 - `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
-  `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`.
+  `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
+  `media_segment` build segments richout computed.
 - `canvas` -- `CanvasPreview`/`CanvasBlock` and reading a stored block back (EMBED.md §8).
 - `attachments` -- `Attachment` and `describe`: kind and source of a reference, lexically.
 - `diagnostics` -- the `Diagnostics` builder (line/column, sorting, de-duplication).
@@ -34,6 +35,8 @@ from richout.models.records import (
     ReplyTarget,
     Segment,
     StreamChunk,
+    media_segment,
+    text_segment,
 )
 
 __all__ = [
@@ -58,5 +61,7 @@ __all__ = [
     "Span",
     "SpanKind",
     "StreamChunk",
+    "media_segment",
     "rerun",
+    "text_segment",
 ]

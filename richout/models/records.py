@@ -21,6 +21,8 @@ __all__ = [
     "ReplyTarget",
     "Segment",
     "StreamChunk",
+    "media_segment",
+    "text_segment",
 ]
 
 
@@ -30,6 +32,35 @@ class Segment(Model):
     type: Literal["text", "media"]
     text: str | None = Field(default=None, description="The text of a text segment (raw lines).")
     url: str | None = Field(default=None, description="The reference of a media segment.")
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def text_segment(text: str) -> Segment:
+    """``Segment.trusted(type="text", text=text)``, assembled directly.
+
+    A walked reply builds two or three segments; the generic :meth:`Model.trusted` merges a
+    template per record, about half the cost of one (``tests/test_models.py`` compares them).
+    """
+    obj = _new(Segment)
+    _set(obj, "__dict__", {"type": "text", "text": text, "url": None})
+    _set(obj, "__pydantic_fields_set__", {"type", "text"})
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
+def media_segment(url: str) -> Segment:
+    """``Segment.trusted(type="media", url=url)``, assembled directly (see
+    :func:`text_segment`)."""
+    obj = _new(Segment)
+    _set(obj, "__dict__", {"type": "media", "text": None, "url": url})
+    _set(obj, "__pydantic_fields_set__", {"type", "url"})
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 class MediaSplit(Explained):

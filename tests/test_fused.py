@@ -1,0 +1,170 @@
+"""The fused split (``richout/media/fused.py``) gives exactly what the line walk gives.
+
+A reply whose ``MEDIA:`` lines are all plain directives (or code, or prose) skips the walk,
+its records and the segment builder. Every test here compares the pipelines' outputs with
+the fused path taken and with it turned off (``fused_cuts`` answering None), on generated
+replies built from the pieces that decide (blank and whitespace-only lines around removed
+lines, code fences, tags, prose mentions) and on the realistic corpus; and checks that the
+path is taken where it should be, so the comparison is not vacuous.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import richout
+from richout.media import fused
+from richout.media import pipeline as media_pipeline
+from richout.models import Segment, media_segment, text_segment
+from richout.profiles import PROFILES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import make_corpus
+
+_SPLIT_OUT = ("text", "media_urls", "audio_as_voice", "segments", "rejected_media_count")
+_REPLY_OUT = ("text", "media_urls", "audio_as_voice", "reply_to_id", "is_silent")
+_RENDER_OUT = ("text", "reply_target", "audio_as_voice", "attachments", "content")
+
+_LINES = st.sampled_from(
+    [
+        "MEDIA:/tmp/a.png",
+        "MEDIA: https://example.com/b.png",
+        "  media:`/srv/c.mp3`",
+        "\tMEDIA:./d.png",
+        "MEDIA:/tmp/a.png",
+        "MEDIA:https://127.0.0.1/x.png",  # refused: the walk decides
+        "MEDIA: /tmp/e.png caption",  # not one token: the walk decides
+        "MEDIA:",
+        "See the media: folder",
+        "MEDıA:/tmp/f.png",
+        "Caption",
+        " One",
+        "two  words ",
+        "",
+        " ",
+        "\t",
+        "\u3000",
+        " \u00a0 ",
+        "```",
+        "~~~",
+        "    indented",
+        "- item",
+        "> quote",
+        "[[audio_as_voice]]",
+        "[[reply_to_current]] Here",
+        "`code`",
+        "NO_REPLY",
+    ]
+)
+_REPLIES = st.lists(_LINES, min_size=1, max_size=10).map("\n".join) | st.builds(
+    lambda lead, body, tail: lead + body + tail,
+    st.sampled_from(["", "\n", "\n\n", " \n", "\t\n\n"]),
+    st.lists(_LINES, min_size=1, max_size=8).map("\n".join),
+    st.sampled_from(["", "\n", " ", "\n\n \n", "\r\n"]),
+)
+_SETTINGS = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _outputs(text: str, profile: str) -> tuple[Any, ...]:
+    split = richout.split_media(text, profile=profile)
+    unaudio = richout.split_media(text, profile=profile, extract_audio_directives=False)
+    reply = richout.parse_reply(text, current_message_id="m1", profile=profile)
+    render = richout.render_reply(text, profile=profile)
+    return (
+        [getattr(split, n) for n in _SPLIT_OUT],
+        split.model_fields_set,
+        [getattr(unaudio, n) for n in _SPLIT_OUT],
+        [getattr(reply, n) for n in _REPLY_OUT],
+        [getattr(render, n) for n in _RENDER_OUT],
+    )
+
+
+@contextmanager
+def _walk_only() -> Iterator[None]:
+    """Every reply goes through the line walk, as before the fused path existed."""
+    real = media_pipeline.fused_cuts
+    media_pipeline.fused_cuts = lambda raw, low, profile: None
+    try:
+        yield
+    finally:
+        media_pipeline.fused_cuts = real
+
+
+def _assert_fused_equals_walk(text: str, profile: str) -> None:
+    fast = _outputs(text, profile)
+    with _walk_only():
+        walked = _outputs(text, profile)
+    assert fast == walked, text
+
+
+@pytest.mark.pure_python(why="replaces a compiled module's function")
+@_SETTINGS
+@given(_REPLIES, st.sampled_from(sorted(PROFILES)))
+@example("A\nMEDIA:/srv/a.png\n\nMEDIA:/srv/b.png\n\nB", "next")
+@example("Caption\n\nMEDIA:/srv/a.png\n\nMore\nMEDIA:/srv/b.png", "next")
+@example("MEDIA:/srv/a.png\n \nB\n\u3000\nC", "next")
+@example("x\nMEDIA:/srv/a.png\n\n", "next")
+def test_fused_split_gives_what_the_walk_gives(text: str, profile: str) -> None:
+    _assert_fused_equals_walk(text, profile)
+
+
+@pytest.mark.pure_python(why="replaces a compiled module's function")
+def test_fused_split_on_the_corpus() -> None:
+    replies, _meta = make_corpus.make_replies(20260520, 600)
+    fast = [_outputs(text, "next") for text in replies]
+    with _walk_only():
+        walked = [_outputs(text, "next") for text in replies]
+    for text, a, b in zip(replies, fast, walked, strict=True):
+        assert a == b, text
+
+
+def _fused_taken(text: str, profile: str = "next") -> bool:
+    prof = PROFILES[profile]
+    raw = text.rstrip()
+    return media_pipeline.fused_cuts(raw, raw.lower(), prof) is not None
+
+
+def test_the_fused_path_is_taken_where_it_should_be() -> None:
+    """Not vacuous: plain directives take it; what needs the payload steps does not."""
+    assert _fused_taken("Here:\nMEDIA:/tmp/a.png\n  media: `https://example.com/b.mp4`")
+    assert _fused_taken("See the media: folder\nMEDIA:/tmp/a.png\n```\nMEDIA:/x.png\n```")
+    assert _fused_taken("[[audio_as_voice]]\nMEDIA:/tmp/a.ogg")
+    assert not _fused_taken("MEDIA:/tmp/a.png caption")  # two tokens
+    assert not _fused_taken("MEDIA:https://127.0.0.1/a.png")  # refused, counted
+    assert not _fused_taken("Here:\r\nMEDIA:/tmp/a.png")  # CR breaks
+    assert not _fused_taken("See the media: folder")  # nothing removed
+    assert not _fused_taken("MEDIA:/tmp/a.png", "release-2026.9.6")  # its own tag module
+    replies, _meta = make_corpus.make_replies(20260520, 600)
+    walked = [t for t in replies if richout.split_media(t).media_urls]
+    taken = [t for t in walked if _fused_taken(t)]
+    # Most corpus replies with a delivered reference take it.
+    assert len(taken) * 2 > len(walked)
+
+
+def test_text_without_removes_lines_as_the_walk_does() -> None:
+    raw = "A\nMEDIA:/a\n\nB\nMEDIA:/b"
+    cuts = [(2, 10, "/a"), (14, 22, "/b")]
+    assert fused.text_without(raw, cuts) == "A\n\nB"
+    assert fused.text_without("MEDIA:/a\n \nB", [(0, 8, "/a")]) == "B"
+
+
+@given(st.text(max_size=40))
+def test_direct_segments_equal_trusted_ones(s: str) -> None:
+    for direct, trusted in (
+        (text_segment(s), Segment.trusted(type="text", text=s)),
+        (media_segment(s), Segment.trusted(type="media", url=s)),
+    ):
+        assert direct == trusted
+        assert direct.__dict__ == trusted.__dict__
+        assert direct.model_fields_set == trusted.model_fields_set
+        assert direct.to_wire() == trusted.to_wire()
+        assert Segment.from_wire(direct.to_wire()) == direct
