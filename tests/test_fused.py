@@ -1,7 +1,8 @@
 """The fused split (``richout/media/fused.py``) gives exactly what the line walk gives.
 
 A reply whose ``MEDIA:`` lines are all plain directives (or code, or prose) skips the walk,
-its records and the segment builder. Every test here compares the pipelines' outputs with
+its records and the segment builder; one the walk would not change, and whose tag pass
+strips no audio tag, is kept whole. Every test here compares the pipelines' outputs with
 the fused path taken and with it turned off (``fused_cuts`` answering None), on generated
 replies built from the pieces that decide (blank and whitespace-only lines around removed
 lines, code fences, tags, prose mentions) and on the realistic corpus; and checks that the
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import richout
+from richout.markdown.codemap import CodeMap
 from richout.media import fused
 from richout.media import pipeline as media_pipeline
 from richout.models import Segment, media_segment, text_segment
@@ -90,13 +92,15 @@ def _outputs(text: str, profile: str) -> tuple[Any, ...]:
 
 @contextmanager
 def _walk_only() -> Iterator[None]:
-    """Every reply goes through the line walk, as before the fused path existed."""
-    real = media_pipeline.fused_cuts
-    media_pipeline.fused_cuts = lambda raw, low, profile: None
+    """Every reply goes through the line walk, as before the fused path existed: no fused
+    split, and no reply kept whole for holding no audio tag."""
+    real = media_pipeline.fused_cuts, media_pipeline.no_audio_tag
+    media_pipeline.fused_cuts = lambda raw, profile, cmap: None
+    media_pipeline.no_audio_tag = lambda raw, audio_on, profile: False
     try:
         yield
     finally:
-        media_pipeline.fused_cuts = real
+        media_pipeline.fused_cuts, media_pipeline.no_audio_tag = real
 
 
 def _assert_fused_equals_walk(text: str, profile: str) -> None:
@@ -130,19 +134,25 @@ def test_fused_split_on_the_corpus() -> None:
 def _fused_taken(text: str, profile: str = "next") -> bool:
     prof = PROFILES[profile]
     raw = text.rstrip()
-    return media_pipeline.fused_cuts(raw, raw.lower(), prof) is not None
+    return media_pipeline.fused_cuts(raw, prof, CodeMap(raw)) is not None
 
 
 def test_the_fused_path_is_taken_where_it_should_be() -> None:
     """Not vacuous: plain directives take it; what needs the payload steps does not."""
+    prof = PROFILES["next"]
     assert _fused_taken("Here:\nMEDIA:/tmp/a.png\n  media: `https://example.com/b.mp4`")
     assert _fused_taken("See the media: folder\nMEDIA:/tmp/a.png\n```\nMEDIA:/x.png\n```")
     assert _fused_taken("[[audio_as_voice]]\nMEDIA:/tmp/a.ogg")
     assert not _fused_taken("MEDIA:/tmp/a.png caption")  # two tokens
     assert not _fused_taken("MEDIA:https://127.0.0.1/a.png")  # refused, counted
     assert not _fused_taken("Here:\r\nMEDIA:/tmp/a.png")  # CR breaks
-    assert not _fused_taken("See the media: folder")  # nothing removed
+    mention = "See the media: folder"
+    assert media_pipeline.fused_cuts(mention, prof, CodeMap(mention)) == []
     assert not _fused_taken("MEDIA:/tmp/a.png", "release-2026.9.6")  # its own tag module
+    # Kept whole: nothing to remove and no audio tag; an audio tag goes the general way.
+    assert media_pipeline.no_audio_tag("[[reply_to_current]] Hi", True, prof)
+    assert not media_pipeline.no_audio_tag("[[ Audio_As_Voice ]] Hi", True, prof)
+    assert not media_pipeline.no_audio_tag("x", True, PROFILES["release-2026.9.6"])
     replies, _meta = make_corpus.make_replies(20260520, 600)
     walked = [t for t in replies if richout.split_media(t).media_urls]
     taken = [t for t in walked if _fused_taken(t)]

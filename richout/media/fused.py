@@ -40,47 +40,55 @@ Cut = tuple[int, int, str]
 _LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)*")
 
 
-def directive_cuts(raw: str, low: str, profile: Profile) -> list[Cut] | None:
-    """The lines the walk would remove from ``raw`` (no CR; ``low`` its lower-cased form,
-    of the same length), when every line holding ``media:`` is a removed plain directive,
-    a line inside a code block, or a line that fails §5 rule 1; else None.
+def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> list[Cut] | None:
+    """The lines the walk would remove from ``raw`` (no CR; ``cmap`` its code map), when
+    every line holding ``media:`` (in any letter case) is a removed plain directive, a line
+    inside a code block, or a line that fails §5 rule 1; else None.
 
     The walk visits exactly the lines holding ``media:``; a line that fails rule 1 is left
     as it is, and a rule-1 line in a fenced or indented block is code. A line matching
     :data:`~richout.media.walk.PLAIN_DIRECTIVE` whose token §7 accepts leaves the text as a
     whole, with its token as its one reference (the walk's own line shortcut). Any other
-    rule-1 line needs the payload steps: None. So does a reply with no line removed, whose
-    text the walk keeps.
+    rule-1 line needs the payload steps: None. An empty list: the walk removes no line.
+    The shapes are read first and the code and §7 questions asked after, so a reply that
+    needs the walk costs little more here than the search for its lines. The lines are
+    found from their colons, as the trigger test finds ``media:`` (no non-ASCII character
+    lower-cases to one of its letters): lower-casing a reply with non-ASCII text costs
+    about as much as the trigger scan itself.
     """
     n = len(raw)
-    cuts: list[Cut] = []
-    cmap: CodeMap | None = None
+    plain: list[tuple[int, int, re.Match[str]]] = []
     scan_from = 0
-    pos = low.find("media:")
-    while pos >= 0:
-        ls = raw.rfind("\n", scan_from, pos) + 1 or scan_from
-        le = raw.find("\n", pos)
+    find = raw.find
+    colon = find(":", 5)
+    while colon >= 0:
+        if raw[colon - 5 : colon].lower() != "media":
+            colon = find(":", colon + 1)
+            continue
+        ls = raw.rfind("\n", scan_from, colon) + 1 or scan_from
+        le = find("\n", colon)
         if le < 0:
             le = n
         m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le)
-        if m is None:
-            if passes_rule1(raw, ls, le, profile.ascii_media_prefix):
-                return None
-        else:
-            if cmap is None:
-                cmap = CodeMap(raw)
-            if not cmap.line_in_block(ls, le):
-                if m.start(1) < m.end(1) and not profile.skip_leading_backtick:
-                    return None
-                token = m.group(2)
-                if not is_valid_reference(token, profile=profile):
-                    return None
-                cuts.append((ls, le, token))
+        if m is not None:
+            plain.append((ls, le, m))
+        elif passes_rule1(raw, ls, le, profile.ascii_media_prefix):
+            return None
         if le >= n:
             break
         scan_from = le + 1
-        pos = low.find("media:", scan_from)
-    return cuts or None
+        colon = find(":", scan_from + 5)
+    cuts: list[Cut] = []
+    for ls, le, m in plain:
+        if cmap.line_in_block(ls, le):
+            continue
+        if m.start(1) < m.end(1) and not profile.skip_leading_backtick:
+            return None
+        token = m.group(2)
+        if not is_valid_reference(token, profile=profile):
+            return None
+        cuts.append((ls, le, token))
+    return cuts
 
 
 def text_without(raw: str, cuts: list[Cut]) -> str:
@@ -164,12 +172,13 @@ def _block(raw: str, start: int, end: int, texts: list[str], order: list[int | s
         texts.append(drop_ws_only_lines(block, False))
 
 
-def fused_cuts(raw: str, low: str, profile: Profile) -> list[Cut] | None:
+def fused_cuts(raw: str, profile: Profile, cmap: CodeMap) -> list[Cut] | None:
     """The lines the walk would remove, when :mod:`richout.media.fused` can read the reply
-    (LF line breaks, profile ``next``'s tag pass, only plain directives removed); else None."""
+    (LF line breaks, profile ``next``'s tag pass, only plain directives removed, maybe none);
+    else None."""
     if "\r" in raw or profile.normalize_rewritten_whitespace:
         return None
-    return directive_cuts(raw, low, profile)
+    return directive_cuts(raw, profile, cmap)
 
 
 def fused_split(

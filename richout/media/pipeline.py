@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
 from richout.media.fused import fused_cuts, fused_split
 from richout.media.segments import build_segments, walked_text
@@ -39,10 +40,11 @@ from richout.models.lossless import edit_records
 from richout.policy import Policy
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
+from richout.tags.scan import AUDIO_HEAD
 from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
-__all__ = ["has_media_token", "run_split"]
+__all__ = ["has_media_token", "no_audio_tag", "run_split"]
 
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 
@@ -126,21 +128,27 @@ def run_split(
         )
         return _explained_as_is(text, raw, preserve, diags)
 
-    low: str | None = None
-    if media_on and not (explain or images_on):
-        if not has_double_bracket(raw) and _mentions_only(raw, profile):
+    cmap: CodeMap | None = None
+    if not (explain or images_on):
+        if not media_on:
+            if no_audio_tag(raw, audio_on, profile):
+                # Only "[[" triggered the split: no line to visit, and no tag to strip.
+                return _kept_whole(raw, explainer, segments)
+        elif not has_double_bracket(raw) and _mentions_only(raw, profile):
             return _kept_whole(raw, explainer, segments)
-        if not preserve and policy is None:
+        elif not preserve and policy is None:
             # The common walked reply, read in one pass (media/fused.py), else the walk.
-            low = lower_same_length(raw)
-            cuts = fused_cuts(raw, low, profile)
-            if cuts is not None:
+            cmap = CodeMap(raw)
+            cuts = fused_cuts(raw, profile, cmap)
+            if cuts:
                 return fused_split(
                     raw, cuts, profile, audio_on, explainer, segments=segments, tag_runs=tag_runs
                 )
+            if cuts is not None and no_audio_tag(raw, audio_on, profile):
+                return _kept_whole(raw, explainer, segments)
     walker = Walker(
         raw,
-        low=low,
+        cmap=cmap,
         media_on=media_on,
         directives_on=directives_on,
         images_on=images_on,
@@ -176,6 +184,16 @@ def _kept_whole(raw: str, explainer: Callable[[], MediaSplit], segments: bool) -
         segments=[text_segment(raw)],
         rejected_media_count=0,
     )
+
+
+def no_audio_tag(raw: str, audio_on: bool, profile: Profile) -> bool:
+    """Is it certain that the split's tag pass strips no audio tag from (what is left of)
+    ``raw``? Profile ``next``'s pass reads one only at an :data:`AUDIO_HEAD` match; the
+    release has its own tag module. A reply the walk changes nothing in then keeps its text:
+    without a tag removed, the split returns its (trimmed) input."""
+    if not audio_on:
+        return True
+    return not profile.normalize_rewritten_whitespace and AUDIO_HEAD.search(raw) is None
 
 
 def _mentions_only(raw: str, profile: Profile) -> bool:

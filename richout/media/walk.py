@@ -109,20 +109,20 @@ class Walker:
         profile: Profile,
         explain: bool = True,
         policy: Policy | None = None,
-        low: str | None = None,
+        cmap: CodeMap | None = None,
     ) -> None:
         self.explain = explain
         self.profile = profile
         self.lines = LineBreaks(raw, profile.cr_lines)
         self.raw = raw
-        #: ``raw`` lower-cased, offsets preserved (the diagnostics pass reads it too); a
-        #: caller that has it already passes it as ``low``
-        self.low = lower_same_length(raw) if low is None else low
+        #: ``raw`` lower-cased, offsets preserved (the diagnostics pass reads it too)
+        self.low = lower_same_length(raw)
         self.media_on = media_on
         self.directives_on = directives_on
         self.images_on = images_on
         self.allowlist = allowlist
-        self._cmap: CodeMap | None = None
+        #: the code map of ``raw`` (built on first use, unless the caller has one)
+        self._cmap = cmap
         self.walk = Walk(raw, judge=Judge(profile, policy, explains=explain))
         #: lines joined by a multi-line image: first line's start -> end of the last line
         self.merged: dict[int, int] = {}
@@ -135,7 +135,8 @@ class Walker:
         return self._cmap
 
     def code_map_if_built(self) -> CodeMap | None:
-        """The code map when some line needed it (the diagnostics pass reuses it)."""
+        """The code map when some line needed it or the caller gave it (the diagnostics
+        pass and the tag pass reuse it)."""
         return self._cmap
 
     # ------------------------------------------------------------------ images
