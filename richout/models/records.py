@@ -38,29 +38,28 @@ _new = object.__new__
 _set = object.__setattr__
 
 
+def _segment(values: dict[str, str | None], fields_set: set[str]) -> Segment:
+    obj = _new(Segment)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
+
+
 def text_segment(text: str) -> Segment:
     """``Segment.trusted(type="text", text=text)``, assembled directly.
 
     A walked reply builds two or three segments; the generic :meth:`Model.trusted` merges a
-    template per record, about half the cost of one (``tests/test_models.py`` compares them).
+    template per record, about half the cost of one (``tests/test_fused.py`` compares them).
     """
-    obj = _new(Segment)
-    _set(obj, "__dict__", {"type": "text", "text": text, "url": None})
-    _set(obj, "__pydantic_fields_set__", {"type", "text"})
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    return _segment({"type": "text", "text": text, "url": None}, {"type", "text"})
 
 
 def media_segment(url: str) -> Segment:
     """``Segment.trusted(type="media", url=url)``, assembled directly (see
     :func:`text_segment`)."""
-    obj = _new(Segment)
-    _set(obj, "__dict__", {"type": "media", "text": None, "url": url})
-    _set(obj, "__pydantic_fields_set__", {"type", "url"})
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
+    return _segment({"type": "media", "text": None, "url": url}, {"type", "url"})
 
 
 class MediaSplit(Explained):
