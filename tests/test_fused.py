@@ -11,6 +11,7 @@ path is taken where it should be, so the comparison is not vacuous.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,6 +28,7 @@ from richout.media import fused
 from richout.media import pipeline as media_pipeline
 from richout.models import Segment, media_segment, text_segment
 from richout.profiles import PROFILES
+from richout.text.chars import js_rtrim
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
@@ -43,8 +45,22 @@ _LINES = st.sampled_from(
         "  media:`/srv/c.mp3`",
         "\tMEDIA:./d.png",
         "MEDIA:/tmp/a.png",
-        "MEDIA:https://127.0.0.1/x.png",  # refused: the walk decides
-        "MEDIA: /tmp/e.png caption",  # not one token: the walk decides
+        "MEDIA:https://127.0.0.1/x.png",  # refused and counted: the line leaves
+        "MEDIA: /tmp/e.png caption",  # one spaced path (§6.8)
+        "MEDIA: https://example.com/e.png caption",  # the caption stays: the line is rewritten
+        'MEDIA:"/tmp/a b.png"',
+        "MEDIA:'~/My File.wav'",
+        "MEDIA:/tmp/a.png /tmp/b.png",
+        "MEDIA:/tmp/a.png, /tmp/b.png",
+        "MEDIA:`https://example.com/a b.mp4`",
+        "MEDIA:~/Desktop/Screen Shot 2.png",
+        "MEDIA:field_1.webp",
+        "MEDIA:screenshot",
+        "  MEDIA:screenshot",
+        "MEDIA:screenshot  now",
+        "MEDIA:http://example.com/a.png",
+        "MEDIA: https://user:pw@example.com/a.png /tmp/c.png",
+        "x MEDIA:/tmp/a.png",
         "MEDIA:",
         "See the media: folder",
         "MEDıA:/tmp/f.png",
@@ -69,24 +85,40 @@ _LINES = st.sampled_from(
 )
 _REPLIES = st.lists(_LINES, min_size=1, max_size=10).map("\n".join) | st.builds(
     lambda lead, body, tail: lead + body + tail,
-    st.sampled_from(["", "\n", "\n\n", " \n", "\t\n\n"]),
-    st.lists(_LINES, min_size=1, max_size=8).map("\n".join),
+    st.sampled_from(["", "\n", "\n\n", " \n", "\t\n\n", "\r\n"]),
+    # A CR inside the body (a CRLF or a lone CR between lines) sends the reply to the walk.
+    st.lists(_LINES, min_size=1, max_size=8).map("\n".join)
+    | st.lists(_LINES, min_size=2, max_size=6).map("\r\n".join)
+    | st.lists(_LINES, min_size=2, max_size=6).map("\r".join),
     st.sampled_from(["", "\n", " ", "\n\n \n", "\r\n"]),
+)
+#: The split's options that decide whether the short ways may run at all.
+_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "preserve_trailing_whitespace": st.booleans(),
+        "extract_media_directives": st.booleans(),
+        "extract_audio_directives": st.booleans(),
+        "extract_markdown_images": st.booleans(),
+        "policy": st.just(richout.Policy(allow_local_files=False)),
+    },
 )
 _SETTINGS = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _outputs(text: str, profile: str) -> tuple[Any, ...]:
-    split = richout.split_media(text, profile=profile)
-    unaudio = richout.split_media(text, profile=profile, extract_audio_directives=False)
-    reply = richout.parse_reply(text, current_message_id="m1", profile=profile)
-    render = richout.render_reply(text, profile=profile)
+def _outputs(text: str, profile: str, options: dict[str, Any] | None = None) -> tuple[Any, ...]:
+    opts = options or {}
+    split = richout.split_media(text, profile=profile, **opts)
+    policy = opts.get("policy")
+    reply = richout.parse_reply(text, current_message_id="m1", profile=profile, policy=policy)
+    render = richout.render_reply(text, profile=profile, policy=policy)
     return (
         [getattr(split, n) for n in _SPLIT_OUT],
         split.model_fields_set,
-        [getattr(unaudio, n) for n in _SPLIT_OUT],
         [getattr(reply, n) for n in _REPLY_OUT],
+        reply.model_fields_set,
         [getattr(render, n) for n in _RENDER_OUT],
+        render.model_fields_set,
     )
 
 
@@ -94,19 +126,21 @@ def _outputs(text: str, profile: str) -> tuple[Any, ...]:
 def _walk_only() -> Iterator[None]:
     """Every reply goes through the line walk, as before the fused path existed: no fused
     split, and no reply kept whole for holding no audio tag."""
-    real = media_pipeline.fused_cuts, media_pipeline.no_audio_tag
+    real = media_pipeline.fused_cuts, media_pipeline.strips_no_audio_tag
     media_pipeline.fused_cuts = lambda raw, profile, cmap: None
-    media_pipeline.no_audio_tag = lambda raw, audio_on, profile: False
+    media_pipeline.strips_no_audio_tag = lambda raw, audio_on, profile: False
     try:
         yield
     finally:
-        media_pipeline.fused_cuts, media_pipeline.no_audio_tag = real
+        media_pipeline.fused_cuts, media_pipeline.strips_no_audio_tag = real
 
 
-def _assert_fused_equals_walk(text: str, profile: str) -> None:
-    fast = _outputs(text, profile)
+def _assert_fused_equals_walk(
+    text: str, profile: str, options: dict[str, Any] | None = None
+) -> None:
+    fast = _outputs(text, profile, options)
     with _walk_only():
-        walked = _outputs(text, profile)
+        walked = _outputs(text, profile, options)
     assert fast == walked, text
 
 
@@ -117,8 +151,64 @@ def _assert_fused_equals_walk(text: str, profile: str) -> None:
 @example("Caption\n\nMEDIA:/srv/a.png\n\nMore\nMEDIA:/srv/b.png", "next")
 @example("MEDIA:/srv/a.png\n \nB\n\u3000\nC", "next")
 @example("x\nMEDIA:/srv/a.png\n\n", "next")
+@example("A\nMEDIA:https://127.0.0.1/x.png\n\nB\nMEDIA:/a.png\n \nC", "next")
 def test_fused_split_gives_what_the_walk_gives(text: str, profile: str) -> None:
     _assert_fused_equals_walk(text, profile)
+
+
+@pytest.mark.pure_python(why="replaces a compiled module's function")
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_REPLIES, st.sampled_from(sorted(PROFILES)), _OPTIONS)
+def test_the_split_options_keep_the_short_ways_exact(
+    text: str, profile: str, options: dict[str, Any]
+) -> None:
+    """Trailing whitespace kept, extraction switched off, images on, a gateway policy."""
+    _assert_fused_equals_walk(text, profile, options)
+
+
+@pytest.mark.pure_python(why="replaces a compiled module's function")
+def test_a_profile_with_the_releases_rule_1_reads_as_the_walk() -> None:
+    """Under rule 1 without ASCII case (``MEDıA:`` passes), a directive line may hold text
+    before its ``MEDIA:``, which becomes a text segment: such a line is rewritten, so the
+    walk reads it."""
+    profile = dataclasses.replace(PROFILES["next"], ascii_media_prefix=False)
+    text = "MED\u0131A: x MEDIA:/tmp/a.png\nB"
+    fast = richout.split_media(text, profile=profile)
+    with _walk_only():
+        walked = richout.split_media(text, profile=profile)
+    assert [getattr(fast, n) for n in _SPLIT_OUT] == [getattr(walked, n) for n in _SPLIT_OUT]
+    assert fast.segments is not None
+    assert [s.text or s.url for s in fast.segments] == ["MED\u0131A: x", "/tmp/a.png", "B"]
+
+
+@pytest.mark.pure_python(why="replaces a compiled module's function")
+def test_split_media_takes_the_short_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not vacuous: ``run_split`` reaches the fused split and keeps unchanged replies whole,
+    and not where an option rules them out."""
+    taken: list[str] = []
+    for name in ("fused_split", "_kept_whole"):
+        real = getattr(media_pipeline, name)
+
+        def spy(*args: Any, _name: str = name, _real: Any = real, **kwargs: Any) -> Any:
+            taken.append(_name)
+            return _real(*args, **kwargs)
+
+        monkeypatch.setattr(media_pipeline, name, spy)
+
+    def ways(text: str, **options: Any) -> list[str]:
+        taken.clear()
+        richout.split_media(text, **options)
+        return list(taken)
+
+    directive = "Here:\nMEDIA:/tmp/a.png\nMEDIA:'/tmp/b c.png'"
+    assert ways(directive) == ["fused_split"]
+    assert ways("```\nMEDIA:/tmp/a.png\n```") == ["_kept_whole"]
+    assert ways("[[reply_to_current]] Hi") == ["_kept_whole"]
+    assert ways("[[audio_as_voice]] Hi") == []
+    assert ways(directive, preserve_trailing_whitespace=True) == []
+    assert ways(directive, policy=richout.Policy(allow_local_files=False)) == []
+    assert ways(directive, extract_markdown_images=True) == []
+    assert ways(directive.replace("\n", "\r\n")) == []
 
 
 @pytest.mark.pure_python(why="replaces a compiled module's function")
@@ -133,26 +223,29 @@ def test_fused_split_on_the_corpus() -> None:
 
 def _fused_taken(text: str, profile: str = "next") -> bool:
     prof = PROFILES[profile]
-    raw = text.rstrip()
-    return media_pipeline.fused_cuts(raw, prof, CodeMap(raw)) is not None
+    raw = js_rtrim(text)
+    found = media_pipeline.fused_cuts(raw, prof, CodeMap(raw))
+    return found is not None and bool(found.cuts)
 
 
 def test_the_fused_path_is_taken_where_it_should_be() -> None:
-    """Not vacuous: plain directives take it; what needs the payload steps does not."""
+    """Not vacuous: lines that leave whole take it; a line the walk rewrites does not."""
     prof = PROFILES["next"]
     assert _fused_taken("Here:\nMEDIA:/tmp/a.png\n  media: `https://example.com/b.mp4`")
     assert _fused_taken("See the media: folder\nMEDIA:/tmp/a.png\n```\nMEDIA:/x.png\n```")
     assert _fused_taken("[[audio_as_voice]]\nMEDIA:/tmp/a.ogg")
-    assert not _fused_taken("MEDIA:/tmp/a.png caption")  # two tokens
-    assert not _fused_taken("MEDIA:https://127.0.0.1/a.png")  # refused, counted
+    assert _fused_taken('MEDIA:"/tmp/a b.png"\nMEDIA:/tmp/c.png /tmp/d.png')  # payload steps
+    assert _fused_taken("MEDIA:https://127.0.0.1/a.png")  # refused and counted: it leaves
+    assert not _fused_taken("MEDIA:https://example.com/a.png caption")  # the caption stays
+    assert not _fused_taken("  MEDIA:screenshot")  # kept, trimmed
     assert not _fused_taken("Here:\r\nMEDIA:/tmp/a.png")  # CR breaks
     mention = "See the media: folder"
-    assert media_pipeline.fused_cuts(mention, prof, CodeMap(mention)) == []
+    assert media_pipeline.fused_cuts(mention, prof, CodeMap(mention)) == ([], 0)
     assert not _fused_taken("MEDIA:/tmp/a.png", "release-2026.9.6")  # its own tag module
     # Kept whole: nothing to remove and no audio tag; an audio tag goes the general way.
-    assert media_pipeline.no_audio_tag("[[reply_to_current]] Hi", True, prof)
-    assert not media_pipeline.no_audio_tag("[[ Audio_As_Voice ]] Hi", True, prof)
-    assert not media_pipeline.no_audio_tag("x", True, PROFILES["release-2026.9.6"])
+    assert media_pipeline.strips_no_audio_tag("[[reply_to_current]] Hi", True, prof)
+    assert not media_pipeline.strips_no_audio_tag("[[ Audio_As_Voice ]] Hi", True, prof)
+    assert not media_pipeline.strips_no_audio_tag("x", True, PROFILES["release-2026.9.6"])
     replies, _meta = make_corpus.make_replies(20260520, 600)
     walked = [t for t in replies if richout.split_media(t).media_urls]
     taken = [t for t in walked if _fused_taken(t)]
@@ -162,9 +255,9 @@ def test_the_fused_path_is_taken_where_it_should_be() -> None:
 
 def test_text_without_removes_lines_as_the_walk_does() -> None:
     raw = "A\nMEDIA:/a\n\nB\nMEDIA:/b"
-    cuts = [(2, 10, "/a"), (14, 22, "/b")]
+    cuts = [(2, 10, ["/a"]), (14, 22, ["/b"])]
     assert fused.text_without(raw, cuts) == "A\n\nB"
-    assert fused.text_without("MEDIA:/a\n \nB", [(0, 8, "/a")]) == "B"
+    assert fused.text_without("MEDIA:/a\n \nB", [(0, 8, ["/a"])]) == "B"
 
 
 @given(st.text(max_size=40))

@@ -1,63 +1,88 @@
 """The fused split: the common walked reply read in one pass, without the walk's records.
 
-Most replies that hold a ``MEDIA:`` directive hold it as whole lines of one plain token
-each (``MEDIA:https://…``, ``MEDIA:/tmp/a.png``), with LF line breaks. For such a reply the
-line walk (:mod:`richout.media.walk`) records a :class:`~richout.media.lines.LineChange` per
-line, :func:`~richout.media.segments.walked_text` removes the lines and
-:func:`~richout.media.segments.build_segments` pushes every kept line (MEDIA.md §12); each
-step is general (CR breaks, directive remainders, images, explanations) and pays for it.
+Most replies that hold a ``MEDIA:`` directive hold it as whole lines (``MEDIA:https://…``,
+``MEDIA:/tmp/a.png``, a quoted path, a refused reference), with LF line breaks. For such a
+reply the line walk (:mod:`richout.media.walk`) records a
+:class:`~richout.media.lines.LineChange` per line, :func:`~richout.media.segments.walked_text`
+removes the lines and :func:`~richout.media.segments.build_segments` pushes every kept line
+(MEDIA.md §12); each step is general (CR breaks, rewritten lines, images, explanations) and
+pays for it.
 
-:func:`directive_cuts` finds the lines the walk would remove, in the walk's own order and
-by its own tests, and gives up (None) at the first line the general path would judge
-differently: a ``MEDIA:`` line that is not one plain token, a token §7 refuses, a backtick
-the profile does not skip. :func:`text_without` and :func:`segments_of` then give what the
-walk and the segment builder give for those removals. Only the outputs are built here; an
-explanation reruns the general path (``tests/test_fastpaths.py`` compares the two).
+:func:`directive_cuts` finds the lines the walk would remove, by the walk's own tests and
+payload steps, and gives up (None) when a line would be rewritten rather than removed or
+kept (text before ``MEDIA:``, a payload part left visible, a kept line the walk trims).
+:func:`text_without` and :func:`segments_of` then give what the walk and the segment builder
+give for those removals. Only the outputs are built here; an explanation reruns the general
+path (``tests/test_fused.py`` compares the two).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from richout.markdown.codemap import CodeMap
-from richout.media.lines import passes_rule1
+from richout.media.lines import MEDIA_AT_BOUNDARY, passes_rule1
+from richout.media.payload import Judge, analyse_payload
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.tagpass import read_tags
-from richout.media.walk import PLAIN_DIRECTIVE
+from richout.media.walk import PLAIN_DIRECTIVE, payload_start
 from richout.models import MediaSplit, Segment, media_segment, text_segment
 from richout.policy import is_valid_reference
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
-from richout.text.chars import JS_WS, js_rtrim
+from richout.text.chars import JS_WS, collapse_blank_runs, js_rtrim
 
-__all__ = ["Cut", "directive_cuts", "fused_cuts", "fused_split", "segments_of", "text_without"]
+__all__ = [
+    "Cut",
+    "Cuts",
+    "directive_cuts",
+    "fused_cuts",
+    "fused_split",
+    "segments_of",
+    "text_without",
+]
 
-#: One removed line: its start, its end (its ``\n`` or the text's end) and its reference.
-Cut = tuple[int, int, str]
+#: One removed line: its start, its end (its ``\n`` or the text's end) and its references
+#: (none for a line of refused references that leaves the text).
+Cut = tuple[int, int, list[str]]
+
+
+class Cuts(NamedTuple):
+    """The lines a walk would remove, and the references it would hide and count."""
+
+    cuts: list[Cut]
+    rejected: int
+
 
 #: Leading lines of only spaces and tabs, each with its ``\n`` (what the split drops, §3).
 _LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)*")
 
 
-def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> list[Cut] | None:
-    """The lines the walk would remove from ``raw`` (no CR; ``cmap`` its code map), when
-    every line holding ``media:`` (in any letter case) is a removed plain directive, a line
-    inside a code block, or a line that fails §5 rule 1; else None.
+def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
+    """The lines the walk would remove from ``raw`` (no CR; ``cmap`` its code map) and the
+    references it would count, when every line it would change leaves the text whole; else
+    None.
 
-    The walk visits exactly the lines holding ``media:``; a line that fails rule 1 is left
-    as it is, and a rule-1 line in a fenced or indented block is code. A line matching
-    :data:`~richout.media.walk.PLAIN_DIRECTIVE` whose token §7 accepts leaves the text as a
-    whole, with its token as its one reference (the walk's own line shortcut). Any other
-    rule-1 line needs the payload steps: None. An empty list: the walk removes no line.
-    The shapes are read first and the code and §7 questions asked after, so a reply that
-    needs the walk costs little more here than the search for its lines. The lines are
-    found from their colons, as the trigger test finds ``media:`` (no non-ASCII character
-    lower-cases to one of its letters): lower-casing a reply with non-ASCII text costs
-    about as much as the trigger scan itself.
+    The walk visits exactly the lines holding ``media:`` (in any letter case); a line that
+    fails rule 1 is left as it is, and a rule-1 line in a fenced or indented block is code.
+    A line matching :data:`~richout.media.walk.PLAIN_DIRECTIVE` whose token §7 accepts
+    leaves the text as a whole, with its token as its one reference (the walk's own line
+    shortcut). Any other directive line is read by the payload steps, as the walk reads it
+    (:func:`~richout.media.payload.analyse_payload`): it leaves as a whole when nothing
+    stands before ``MEDIA:`` and nothing of its payload stays visible, and it is kept as it
+    is when its payload is refused and its cleaned line is the line itself; any other
+    outcome rewrites the line: None. An empty list: the walk changes no line.
+
+    The lines are found from their colons, as the trigger test finds ``media:``:
+    lower-casing a reply with non-ASCII text costs about as much as the trigger scan itself.
+    No non-ASCII character lower-cases to one of the letters alone (U+0130 becomes two
+    characters, so its slice no longer reads ``media``; the walk then lower-cases ASCII
+    only), so the same lines are found.
     """
     n = len(raw)
-    plain: list[tuple[int, int, re.Match[str]]] = []
+    lines: list[tuple[int, int, re.Match[str] | None]] = []
     scan_from = 0
     find = raw.find
     colon = find(":", 5)
@@ -70,25 +95,56 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> list[Cut] | Non
         if le < 0:
             le = n
         m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le)
-        if m is not None:
-            plain.append((ls, le, m))
-        elif passes_rule1(raw, ls, le, profile.ascii_media_prefix):
-            return None
+        if m is not None or passes_rule1(raw, ls, le, profile.ascii_media_prefix):
+            lines.append((ls, le, m))
         if le >= n:
             break
         scan_from = le + 1
         colon = find(":", scan_from + 5)
     cuts: list[Cut] = []
-    for ls, le, m in plain:
+    rejected = 0
+    judge: Judge | None = None
+    for ls, le, m in lines:
         if cmap.line_in_block(ls, le):
             continue
-        if m.start(1) < m.end(1) and not profile.skip_leading_backtick:
+        if (
+            m is not None
+            and (m.start(1) == m.end(1) or profile.skip_leading_backtick)
+            and is_valid_reference(m.group(2), profile=profile)
+        ):
+            cuts.append((ls, le, [m.group(2)]))
+            continue
+        if judge is None:
+            judge = Judge(profile, explains=False)
+        read = _read_line(raw, ls, le, judge)
+        if read is None:
             return None
-        token = m.group(2)
-        if not is_valid_reference(token, profile=profile):
-            return None
-        cuts.append((ls, le, token))
-    return cuts
+        if read.cuts:
+            cuts.append(read.cuts[0])
+        rejected += read.rejected
+    return Cuts(cuts, rejected)
+
+
+def _read_line(raw: str, ls: int, le: int, judge: Judge) -> Cuts | None:
+    """The walk's reading of the directive line ``raw[ls:le]`` (``Walker._directive_line``)
+    when it leaves the line whole or keeps it as it is: the line's cut (if any) and the
+    references it counts; None when the line would be rewritten."""
+    head = MEDIA_AT_BOUNDARY.search(raw, ls, le)
+    if head is None or head.end() >= le:
+        return Cuts([], 0)  # no ASCII MEDIA:, or nothing after it: the walk keeps the line
+    if collapse_blank_runs(raw[ls : head.start()]):
+        return None  # text before MEDIA: stays in the line
+    ps = payload_start(raw, head.end(), le, judge.profile.skip_leading_backtick)
+    res = analyse_payload(raw[ps:le], judge)
+    counted = len(res.counted)
+    if res.accepted:
+        if res.leftovers:
+            return None  # part of the payload stays visible
+        return Cuts([(ls, le, [item.value for item in res.accepted])], counted)
+    if res.looks_local or res.counted:
+        return Cuts([(ls, le, [])], counted)
+    line = raw[ls:le]
+    return Cuts([], 0) if collapse_blank_runs(line) == line else None
 
 
 def text_without(raw: str, cuts: list[Cut]) -> str:
@@ -122,25 +178,28 @@ def text_without(raw: str, cuts: list[Cut]) -> str:
 
 def segments_of(raw: str, cuts: list[Cut]) -> list[Segment]:
     """The §12 segments of ``raw`` (trimmed: it ends in no whitespace) with the cut lines
-    each replaced by its reference.
+    each replaced by its references.
 
-    Between two references the kept lines form blocks that follow a media segment (or open
-    the reply), so §12's push reduces to: a block's leading blank lines add a ``\\n`` to the
-    latest text segment when it does not end with one (after a media segment only), and the
-    rest of the block, from its first line with content, is a new text segment with its
-    blank lines emptied.
+    Between two cut lines the kept lines form blocks; each is pushed at once (§12): onto an
+    open text segment, its lines with their blank lines emptied; else its leading blank
+    lines add a ``\n`` to the latest text segment when a media segment follows it and it
+    does not end with one, and the rest of the block, from its first line with content, is
+    a new text segment with its blank lines emptied.
     """
     texts: list[str] = []  # the text segments' contents
     order: list[int | str] = []  # the segments: an index into texts, or a reference
     n = len(raw)
     cursor = 0
-    for ls, le, url in cuts:
+    open_text = False  # the last segment is a text segment
+    for ls, le, urls in cuts:
         if ls > cursor:
-            _block(raw, cursor, ls - 1, texts, order)
-        order.append(url)
+            open_text = _block(raw, cursor, ls - 1, texts, order, open_text=open_text)
+        if urls:
+            order.extend(urls)
+            open_text = False
         cursor = le + 1
     if cursor <= n:
-        _block(raw, cursor, n, texts, order)
+        _block(raw, cursor, n, texts, order, open_text=open_text)
     # Segments are frozen: one media record serves every repeat of its reference.
     shared: dict[str, Segment] = {}
     out: list[Segment] = []
@@ -156,25 +215,34 @@ def segments_of(raw: str, cuts: list[Cut]) -> list[Segment]:
     return out
 
 
-def _block(raw: str, start: int, end: int, texts: list[str], order: list[int | str]) -> None:
-    """Push the kept lines of ``raw[start:end]`` (``end`` is their last line's end), which
-    follow a media segment or open the reply. A block of only blank lines is followed by a
+def _block(
+    raw: str, start: int, end: int, texts: list[str], order: list[int | str], *, open_text: bool
+) -> bool:
+    """Push the kept lines of ``raw[start:end]`` (``end`` is their last line's end); True
+    when a text segment is open after them. A block of only blank lines is followed by a
     cut line (``raw`` ends in no whitespace), so each of them has its ``\\n``."""
+    if open_text:
+        # Each line adds the break before it and itself, a blank line nothing more.
+        texts[-1] += "\n" + drop_ws_only_lines(raw[start:end], False)
+        return True
     m = BLANK_LINES_LF.match(raw, start, end + 1)
     rest = m.end() if m is not None else start
-    block = raw[rest:end] if rest < end else ""
     if rest > start and texts and not texts[-1].endswith("\n"):
-        # A blank line pushed after a media segment (only the first block has none before
-        # it, and no text either): the latest text ends with a break.
+        # A blank line pushed after a media segment (no text is open, and one exists): the
+        # latest text ends with a break.
         texts[-1] += "\n"
-    if block.strip(JS_WS):
-        order.append(len(texts))
-        texts.append(drop_ws_only_lines(block, False))
+    block = raw[rest:end] if rest < end else ""
+    if not block.strip(JS_WS):
+        return False
+    order.append(len(texts))
+    texts.append(drop_ws_only_lines(block, False))
+    return True
 
 
-def fused_cuts(raw: str, profile: Profile, cmap: CodeMap) -> list[Cut] | None:
-    """The lines the walk would remove, when :mod:`richout.media.fused` can read the reply
-    (LF line breaks, profile ``next``'s tag pass, only plain directives removed, maybe none);
+def fused_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
+    """The lines the walk would remove and the references it would count, when
+    :mod:`richout.media.fused` can read the reply (LF line breaks, a profile without the
+    release's whitespace rewrite, every line the walk changes removed whole; maybe none);
     else None."""
     if "\r" in raw or profile.normalize_rewritten_whitespace:
         return None
@@ -183,7 +251,7 @@ def fused_cuts(raw: str, profile: Profile, cmap: CodeMap) -> list[Cut] | None:
 
 def fused_split(
     raw: str,
-    cuts: list[Cut],
+    found: Cuts,
     profile: Profile,
     audio_on: bool,
     explainer: Callable[[], MediaSplit],
@@ -191,10 +259,11 @@ def fused_split(
     segments: bool,
     tag_runs: list[TagStages] | None,
 ) -> MediaSplit:
-    """What the walked split (``pipeline._walked_split``) gives without explanations for a
-    reply whose walk would
-    only remove the ``cuts`` lines, each with its one reference: the text they leave, the
-    tag pass (the walk consumed lines, so it runs), the trim and the segments."""
+    """What the walked split (``pipeline._walked_split``) gives without explanations when
+    the walk would only remove the ``found`` lines (at least one) and count its references:
+    the text they leave, the tag pass (the walk consumed lines, so it runs), the trim and
+    the segments."""
+    cuts = found.cuts
     visible = text_without(raw, cuts)
     audio = False
     tagged = visible
@@ -209,20 +278,23 @@ def fused_split(
             explain=False,
             tag_runs=tag_runs,
         )
-    media = [url for _, _, url in cuts]
+    text = js_rtrim(tagged)
+    media = [url for _, _, urls in cuts for url in urls]
     if not segments:
         return MediaSplit.lazy(
             explainer,
-            text=js_rtrim(tagged),
+            text=text,
             media_urls=media,
             audio_as_voice=audio,
-            rejected_media_count=0,
+            rejected_media_count=found.rejected,
         )
+    # Without a reference the walk's segments are its text, as one segment.
+    no_media = [text_segment(text)] if text else []
     return MediaSplit.lazy(
         explainer,
-        text=js_rtrim(tagged),
+        text=text,
         media_urls=media,
         audio_as_voice=audio,
-        segments=segments_of(raw, cuts),
-        rejected_media_count=0,
+        segments=segments_of(raw, cuts) if media else no_media,
+        rejected_media_count=found.rejected,
     )

@@ -44,7 +44,7 @@ from richout.tags.scan import AUDIO_HEAD
 from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, js_rtrim, js_trim
 from richout.text.patch import Edit, Patch, compose, offset_mapper
 
-__all__ = ["has_media_token", "no_audio_tag", "run_split"]
+__all__ = ["has_media_token", "run_split", "strips_no_audio_tag"]
 
 _TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 
@@ -131,7 +131,7 @@ def run_split(
     cmap: CodeMap | None = None
     if not (explain or images_on):
         if not media_on:
-            if no_audio_tag(raw, audio_on, profile):
+            if strips_no_audio_tag(raw, audio_on, profile):
                 # Only "[[" triggered the split: no line to visit, and no tag to strip.
                 return _kept_whole(raw, explainer, segments)
         elif not has_double_bracket(raw) and _mentions_only(raw, profile):
@@ -139,12 +139,12 @@ def run_split(
         elif not preserve and policy is None:
             # The common walked reply, read in one pass (media/fused.py), else the walk.
             cmap = CodeMap(raw)
-            cuts = fused_cuts(raw, profile, cmap)
-            if cuts:
+            found = fused_cuts(raw, profile, cmap)
+            if found is not None and found.cuts:
                 return fused_split(
-                    raw, cuts, profile, audio_on, explainer, segments=segments, tag_runs=tag_runs
+                    raw, found, profile, audio_on, explainer, segments=segments, tag_runs=tag_runs
                 )
-            if cuts is not None and no_audio_tag(raw, audio_on, profile):
+            if found is not None and strips_no_audio_tag(raw, audio_on, profile):
                 return _kept_whole(raw, explainer, segments)
     walker = Walker(
         raw,
@@ -186,7 +186,7 @@ def _kept_whole(raw: str, explainer: Callable[[], MediaSplit], segments: bool) -
     )
 
 
-def no_audio_tag(raw: str, audio_on: bool, profile: Profile) -> bool:
+def strips_no_audio_tag(raw: str, audio_on: bool, profile: Profile) -> bool:
     """Is it certain that the split's tag pass strips no audio tag from (what is left of)
     ``raw``? Profile ``next``'s pass reads one only at an :data:`AUDIO_HEAD` match; the
     release has its own tag module. A reply the walk changes nothing in then keeps its text:

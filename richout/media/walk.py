@@ -42,7 +42,7 @@ from richout.text.chars import (
     utf16_len,
 )
 
-__all__ = ["PLAIN_DIRECTIVE", "Walker", "lower_same_length"]
+__all__ = ["PLAIN_DIRECTIVE", "Walker", "lower_same_length", "payload_start"]
 
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
@@ -77,7 +77,7 @@ def lower_same_length(raw: str) -> str:
     return low
 
 
-def _payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> int:
+def payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> int:
     """Where ``\\s*`?([^\\n]+)`` puts the payload: past the whitespace and one backtick,
     keeping at least one character."""
     rest = raw[after_colon:end]
@@ -325,7 +325,7 @@ class Walker:
             walk.empty_lines.append((ls, le))
             return
         ms = m.start()
-        ps = _payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
+        ps = payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
         res = analyse_payload(raw[ps:le], walk.judge)
         narrowed = self._narrow(res) if walk.judge.policy is not None and res.accepted else []
         before = raw[ls:ms]
