@@ -27,7 +27,7 @@ from richout.media.lines import MEDIA_AT_BOUNDARY, passes_rule1
 from richout.media.payload import Judge, analyse_payload
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.tagpass import read_tags
-from richout.media.walk import PLAIN_DIRECTIVE, payload_start
+from richout.media.walk import PLAIN_DIRECTIVE, payload_start, plain_paths
 from richout.models import MediaSplit, Segment, media_segment, text_segment
 from richout.policy import is_valid_reference
 from richout.profiles import Profile
@@ -113,6 +113,11 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
             and is_valid_reference(m.group(2), profile=profile)
         ):
             cuts.append((ls, le, [m.group(2)]))
+            continue
+        paths = plain_paths(raw, ls, le) if m is None else None
+        if paths is not None:
+            # A line of plain absolute paths: each is a delivered part (the walk's shortcut).
+            cuts.append((ls, le, paths))
             continue
         if judge is None:
             judge = Judge(profile, explains=False)

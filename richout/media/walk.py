@@ -42,7 +42,7 @@ from richout.text.chars import (
     utf16_len,
 )
 
-__all__ = ["PLAIN_DIRECTIVE", "Walker", "lower_same_length", "payload_start"]
+__all__ = ["PLAIN_DIRECTIVE", "Walker", "lower_same_length", "payload_start", "plain_paths"]
 
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
@@ -67,6 +67,22 @@ PLAIN_DIRECTIVE = re.compile(
 #: reference may be, which the walk checks apart; ``richout.media.payload`` answers those
 #: payloads the same way.
 _PATHS_HEAD = re.compile(r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*/")
+
+
+def plain_paths(raw: str, ls: int, le: int) -> list[str] | None:
+    """The paths of the line ``raw[ls:le]`` when it is a ``MEDIA:`` line of plain absolute
+    paths (:data:`_PATHS_HEAD`, :func:`~richout.media.regroup.plain_path_run`), each within
+    the length a reference may have; else None."""
+    m = _PATHS_HEAD.match(raw, ls, le)
+    if m is None:
+        return None
+    ps = m.end() - 1
+    if not plain_path_run(raw, ps, le):
+        return None
+    tokens = raw[ps:le].split()
+    if max(map(len, tokens)) > MAX_REFERENCE_UNITS:
+        return None
+    return tokens
 
 
 def lower_same_length(raw: str) -> str:
@@ -295,15 +311,8 @@ class Walker:
         (``tests/test_fastpaths.py`` compares the two paths). Under a gateway policy that
         refuses one of them the general path decides where the refusal goes.
         """
-        raw = self.raw
-        m = _PATHS_HEAD.match(raw, ls, le)
-        if m is None:
-            return False
-        ps = m.end() - 1
-        if not plain_path_run(raw, ps, le):
-            return False
-        tokens = raw[ps:le].split()
-        if max(map(len, tokens)) > MAX_REFERENCE_UNITS:
+        tokens = plain_paths(self.raw, ls, le)
+        if tokens is None:
             return False
         judge = self.walk.judge
         if judge.policy is not None and not all(judge.narrowed(t).ok for t in tokens):
