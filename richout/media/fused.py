@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from richout.markdown.codemap import CodeMap
-from richout.media.lines import MEDIA_AT_BOUNDARY, passes_rule1
+from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1
 from richout.media.payload import Judge, analyse_payload
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.tagpass import read_tags
@@ -75,23 +75,17 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
     is when its payload is refused and its cleaned line is the line itself; any other
     outcome rewrites the line: None. An empty list: the walk changes no line.
 
-    The lines are found from their colons, as the trigger test finds ``media:``:
-    lower-casing a reply with non-ASCII text costs about as much as the trigger scan itself.
-    No non-ASCII character lower-cases to one of the letters alone (U+0130 becomes two
-    characters, so its slice no longer reads ``media``; the walk then lower-cases ASCII
-    only), so the same lines are found.
+    The lines are found from their colons, as the trigger test finds ``media:``
+    (:func:`~richout.media.lines.media_colon`): lower-casing a reply with non-ASCII text
+    costs about as much as the trigger scan itself.
     """
     n = len(raw)
     lines: list[tuple[int, int, re.Match[str] | None]] = []
     scan_from = 0
-    find = raw.find
-    colon = find(":", 5)
+    colon = media_colon(raw, 5)
     while colon >= 0:
-        if raw[colon - 5 : colon].lower() != "media":
-            colon = find(":", colon + 1)
-            continue
         ls = raw.rfind("\n", scan_from, colon) + 1 or scan_from
-        le = find("\n", colon)
+        le = raw.find("\n", colon)
         if le < 0:
             le = n
         m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le)
@@ -100,7 +94,7 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
         if le >= n:
             break
         scan_from = le + 1
-        colon = find(":", scan_from + 5)
+        colon = media_colon(raw, scan_from + 5)
     cuts: list[Cut] = []
     rejected = 0
     judge: Judge | None = None

@@ -27,6 +27,7 @@ __all__ = [
     "SegmentItem",
     "Walk",
     "lines_holding",
+    "media_colon",
     "passes_rule1",
 ]
 
@@ -102,6 +103,25 @@ class Walk:
     judge: Judge = field(default_factory=Judge)
     #: references rejected and hidden (profile ``next``'s ``rejectedMediaCount``)
     rejected_count: int = 0
+
+
+def media_colon(raw: str, start: int) -> int:
+    """The offset of the first colon at or after ``start`` that ends ``media:`` in any ASCII
+    letter case, or -1 (``start`` >= 5 finds only colons with five characters before them).
+
+    Checking the five characters before each colon is several times cheaper than
+    lower-casing the whole reply (a reply with non-ASCII text lower-cases slowly). No
+    non-ASCII character lower-cases to one of the letters alone: U+0130 becomes two
+    characters, so its slice no longer reads ``media``, and where it occurs the walk
+    lower-cases ASCII only.
+    """
+    find = raw.find
+    i = find(":", start)
+    while i >= 0:
+        if raw[i - 5 : i].lower() == "media":
+            return i
+        i = find(":", i + 1)
+    return -1
 
 
 def lines_holding(hay: str, lines: LineBreaks, needle: str) -> list[tuple[int, int]]:
