@@ -8,6 +8,7 @@ code markers and JavaScript whitespace at both ends.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -257,17 +258,17 @@ _PLAIN_TAILS = ["", "/", "/a.png", "/a@b.png", "/a:b", "?q=1&x=%20", "#frag", "/
 _PLAIN_TAILS += ["/[x]", "/{|}^`", "/\\x", ":443/", "@x.com/", "/a b"]
 
 
-@st.composite
-def _urls(draw: st.DrawFn, plain: bool = False) -> str:
+def _random_url(rng: random.Random, plain: bool) -> str:
+    """A URL from the pools: 1-5 host labels, maybe a final dot, up to three tails."""
     pool = _PLAIN_LABELS if plain else _LABELS
-    labels = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=5))
+    labels = [rng.choice(pool) for _ in range(rng.randint(1, 5))]
     host = labels[0]
     for label in labels[1:]:
-        host += ("." if plain else draw(st.sampled_from(_HOST_SEPS))) + label
-    if draw(st.integers(0, 9)) == 0:
+        host += ("." if plain else rng.choice(_HOST_SEPS)) + label
+    if rng.randint(0, 9) == 0:
         host += "."
-    tail = "".join(draw(st.lists(st.sampled_from(_PLAIN_TAILS if plain else _TAILS), max_size=3)))
-    scheme = draw(st.sampled_from(_SCHEMES[:3] if plain else _SCHEMES))
+    tail = "".join(rng.choice(_PLAIN_TAILS if plain else _TAILS) for _ in range(rng.randint(0, 3)))
+    scheme = rng.choice(_SCHEMES[:3] if plain else _SCHEMES)
     return scheme + host + tail
 
 
@@ -276,10 +277,18 @@ def _agree(url: str) -> None:
         assert check_remote(url, ip_literal_first=first) == _check_remote_full(url, first), url
 
 
-@settings(max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(_urls(), _urls(plain=True)))
-def test_plain_https_check_agrees_with_whatwg(url: str) -> None:
-    _agree(url)
+def test_plain_https_check_agrees_with_whatwg() -> None:
+    # A seeded sweep rather than a hypothesis strategy: the check costs about 40 µs a URL,
+    # while drawing a composite example cost about 5 ms (20,000 of them were 112 s of the
+    # suite). Twice as many URLs, half of them near-plain, in about two seconds.
+    rng = random.Random(20261202)
+    plain_accepted = 0
+    for i in range(40_000):
+        url = _random_url(rng, plain=i % 2 == 1)
+        _agree(url)
+        plain_accepted += _plain_https_ok(url, True)
+    # Not vacuous: the lexical check answered for many of them, and not for all.
+    assert 2_000 < plain_accepted < 20_000, plain_accepted
 
 
 def test_plain_https_check_on_the_hostile_tables() -> None:
