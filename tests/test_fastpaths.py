@@ -27,7 +27,13 @@ from richout.media import regroup as media_regroup
 from richout.media.segments import drop_ws_only_lines
 from richout.media.tagpass import tag_pass_shortcut
 from richout.media.walk import Walker
-from richout.policy.remote import _check_remote_full, _plain_https_ok, check_remote
+from richout.policy.remote import (
+    _check_remote_full,
+    _plain_host,
+    _plain_https_ok,
+    check_remote,
+    remote_ok,
+)
 from richout.profiles import PROFILES
 from richout.tags.close import normalize_boundaries
 from richout.tags.code import StageCode
@@ -258,10 +264,17 @@ _PLAIN_TAILS = ["", "/", "/a.png", "/a@b.png", "/a:b", "?q=1&x=%20", "#frag", "/
 _PLAIN_TAILS += ["/[x]", "/{|}^`", "/\\x", ":443/", "@x.com/", "/a b"]
 
 
-def _random_url(rng: random.Random, plain: bool) -> str:
-    """A URL from the pools: 1-5 host labels, maybe a final dot, up to three tails."""
-    pool = _PLAIN_LABELS if plain else _LABELS
-    labels = [rng.choice(pool) for _ in range(rng.randint(1, 5))]
+# Numbers near and past the IPv4 forms: the lexical check reads only canonical addresses.
+_OCTETS = ["0", "1", "9", "10", "99", "100", "127", "169", "172", "192", "168", "254", "255"]
+_OCTETS += ["256", "300", "01", "00", "0x7f", "1e1", "4294967295"]
+
+
+def _random_url(rng: random.Random, plain: bool, numeric: bool = False) -> str:
+    """A URL from the pools: 1-5 host labels (numbers, when ``numeric``; four of them in
+    most draws), maybe a final dot, up to three tails."""
+    pool = _OCTETS if numeric else _PLAIN_LABELS if plain else _LABELS
+    count = 4 if numeric and rng.random() < 0.7 else rng.randint(1, 5)
+    labels = [rng.choice(pool) for _ in range(count)]
     host = labels[0]
     for label in labels[1:]:
         host += ("." if plain else rng.choice(_HOST_SEPS)) + label
@@ -274,7 +287,9 @@ def _random_url(rng: random.Random, plain: bool) -> str:
 
 def _agree(url: str) -> None:
     for first in (True, False):
-        assert check_remote(url, ip_literal_first=first) == _check_remote_full(url, first), url
+        full = _check_remote_full(url, first)
+        assert check_remote(url, ip_literal_first=first) == full, url
+        assert remote_ok(url, ip_literal_first=first) == full.ok, url
 
 
 def test_plain_https_check_agrees_with_whatwg() -> None:
@@ -283,12 +298,19 @@ def test_plain_https_check_agrees_with_whatwg() -> None:
     # suite). Twice as many URLs, half of them near-plain, in about two seconds.
     rng = random.Random(20261202)
     plain_accepted = 0
+    plain_hosts: set[str] = set()
     for i in range(40_000):
-        url = _random_url(rng, plain=i % 2 == 1)
+        url = _random_url(rng, plain=i % 2 == 1, numeric=i % 4 == 3)
         _agree(url)
         plain_accepted += _plain_https_ok(url, True)
-    # Not vacuous: the lexical check answered for many of them, and not for all.
+        host = _plain_host(url)
+        if host is not None and i % 4 == 3:
+            plain_hosts.add(host)
+    # Not vacuous: the lexical check answered for many of them, and not for all; and it
+    # read addresses, public and blocked.
     assert 2_000 < plain_accepted < 20_000, plain_accepted
+    blocked = {h for h in plain_hosts if not remote_ok(f"https://{h}/")}
+    assert len(blocked) > 100 and len(plain_hosts - blocked) > 100, len(blocked)
 
 
 def test_plain_https_check_on_the_hostile_tables() -> None:

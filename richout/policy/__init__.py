@@ -50,7 +50,7 @@ from richout.policy.local import (
 )
 from richout.policy.narrow import Policy
 from richout.policy.narrow_rules import POLICY_CODES
-from richout.policy.remote import check_hostname, check_remote
+from richout.policy.remote import check_hostname, check_remote, remote_ok
 from richout.policy.verdict import MAX_REFERENCE_UNITS, OK, REJECTION_CODES, Verdict
 from richout.profiles import NEXT, Profile
 from richout.text.chars import ascii_lower, has_js_ws, utf16_len
@@ -98,7 +98,7 @@ def is_valid_reference(
         return False
     kind = _url_kind(s)
     if kind == _HTTP:
-        return check_remote(s, ip_literal_first=profile.ip_literal_first) is OK
+        return remote_ok(s, ip_literal_first=profile.ip_literal_first)
     if kind == _MEDIA and profile.inbound_media:
         return parse_inbound(s) is not None
     # Traversal is a hard reject before both the local shape and the bare-filename fallback.

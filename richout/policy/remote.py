@@ -27,7 +27,7 @@ from richout.policy.ip import (
 from richout.policy.verdict import OK, Verdict
 from richout.text.chars import ascii_lower, js_trim
 
-__all__ = ["check_hostname", "check_remote", "normalize_hostname", "whatwg_parse"]
+__all__ = ["check_hostname", "check_remote", "normalize_hostname", "remote_ok", "whatwg_parse"]
 
 # Each part read from ada costs a foreign call and a copy, so ask only for what is judged.
 _REMOTE_PARTS = ("protocol", "username", "password", "hostname")
@@ -35,9 +35,12 @@ _BLOCKED_NAMES = frozenset({"localhost", "localhost.localdomain", "metadata.goog
 _BLOCKED_SUFFIXES = (".localhost", ".local", ".internal")
 _HOST_END = frozenset("/\\?#")
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
-# A plain https URL (see _plain_https_ok); each label ends at a dot, so no backtracking blowup.
+# A plain https URL (see _plain_host); each label ends at a dot, so no backtracking blowup.
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _PLAIN_HTTPS = re.compile(
-    r"[Hh][Tt][Tt][Pp][Ss]://((?:[A-Za-z0-9-]+\.)+[A-Za-z][A-Za-z0-9-]*)(?:[/?#][!-\[\]-~]*)?\Z"
+    r"[Hh][Tt][Tt][Pp][Ss]://"
+    rf"((?:[A-Za-z0-9-]+\.)+[A-Za-z][A-Za-z0-9-]*|(?:{_OCTET}\.){{3}}{_OCTET})"
+    r"(?:[/?#][!-\[\]-~]*)?\Z"
 )
 _PLAIN_MAX = 2048
 
@@ -247,28 +250,35 @@ def _invalid_url_reason(url: str) -> str:
     return f"{url[:80]!r} is not a valid URL (WHATWG parsing failed at host {host[:80]!r})"
 
 
-def _plain_https_ok(url: str, ip_literal_first: bool) -> bool:
-    """Is ``url`` a plain ``https://`` URL that the full check certainly accepts?
+def _plain_host(url: str) -> str | None:
+    """The host of ``url`` when it is a plain ``https://`` URL, lower-cased; else None.
 
-    Plain means: the scheme, then a host of ASCII letter/digit/hyphen labels joined by
-    single dots whose last label starts with a letter, then nothing or a path, query or
-    fragment of printable ASCII without ``\\``. For such a URL the WHATWG parser cannot
-    fail and reads exactly that host (lower-cased): no userinfo or port (no ``@`` or ``:``
-    before the first ``/?#``), no percent-decoding in the host, no IPv4 reading (the last
-    label is no number), no IDNA work (ASCII without ``xn--``), no C0, space, tab or line
-    break to strip. So the verdict is the hostname rules on that host alone; anything else,
-    and every refusal (whose reason names what was written), goes through the full check.
+    Plain means: the scheme, then a host, then nothing or a path, query or fragment of
+    printable ASCII without ``\\``. The host is either ASCII letter/digit/hyphen labels
+    joined by single dots whose last label starts with a letter, or four decimal numbers
+    from 0 to 255 without leading zeros. For such a URL the WHATWG parser cannot fail and
+    reads exactly that host (lower-cased): no userinfo or port (no ``@`` or ``:`` before the
+    first ``/?#``), no percent-decoding in the host, no IDNA work (ASCII without ``xn--``),
+    no C0, space, tab or line break to strip; a name's last label is no number, so it is
+    not read as IPv4, and an address already has the form its IPv4 reading writes. So its
+    verdict is the hostname rules on that host alone.
     ``tests/test_fastpaths.py`` compares both on generated and hostile URLs.
     """
     if len(url) > _PLAIN_MAX:
-        return False  # bounds the one regex pass on hostile input
+        return None  # bounds the one regex pass on hostile input
     m = _PLAIN_HTTPS.match(url)
     if m is None:
-        return False
+        return None
     host = m.group(1).lower()
-    if "xn--" in host:
-        return False
-    return check_hostname(host, ip_literal_first=ip_literal_first).ok
+    return None if "xn--" in host else host
+
+
+def _plain_https_ok(url: str, ip_literal_first: bool) -> bool:
+    """Is ``url`` a plain ``https://`` URL (:func:`_plain_host`) whose host the hostname
+    rules accept? Every refusal goes through the full check, whose reason names what was
+    written."""
+    host = _plain_host(url)
+    return host is not None and check_hostname(host, ip_literal_first=ip_literal_first).ok
 
 
 def check_remote(url: str, *, ip_literal_first: bool = True) -> Verdict:
@@ -276,6 +286,16 @@ def check_remote(url: str, *, ip_literal_first: bool = True) -> Verdict:
     if _plain_https_ok(url, ip_literal_first):
         return OK
     return _check_remote_full(url, ip_literal_first)
+
+
+def remote_ok(url: str, *, ip_literal_first: bool = True) -> bool:
+    """``check_remote(url).ok``, deciding a plain URL by its host alone whichever the answer
+    (a refused plain host, such as ``localhost``, needs no WHATWG parse when no reason is
+    asked for)."""
+    host = _plain_host(url)
+    if host is not None:
+        return check_hostname(host, ip_literal_first=ip_literal_first).ok
+    return _check_remote_full(url, ip_literal_first).ok
 
 
 def _check_remote_full(url: str, ip_literal_first: bool) -> Verdict:
