@@ -29,7 +29,6 @@ from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.tagpass import read_tags
 from richout.media.walk import PLAIN_DIRECTIVE, payload_start, plain_paths
 from richout.models import MediaSplit, Segment, media_segment, text_segment
-from richout.policy import is_valid_reference
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
 from richout.text.chars import JS_WS, collapse_blank_runs, js_rtrim
@@ -97,14 +96,16 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
         colon = media_colon(raw, scan_from + 5)
     cuts: list[Cut] = []
     rejected = 0
-    judge: Judge | None = None
+    # One judge for the reply: a refused plain token is read again by the payload steps,
+    # which then find its answer in the memo.
+    judge = Judge(profile, explains=False)
     for ls, le, m in lines:
         if cmap.line_in_block(ls, le):
             continue
         if (
             m is not None
             and (m.start(1) == m.end(1) or profile.skip_leading_backtick)
-            and is_valid_reference(m.group(2), profile=profile)
+            and judge.ok(m.group(2))
         ):
             cuts.append((ls, le, [m.group(2)]))
             continue
@@ -113,8 +114,6 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
             # A line of plain absolute paths: each is a delivered part (the walk's shortcut).
             cuts.append((ls, le, paths))
             continue
-        if judge is None:
-            judge = Judge(profile, explains=False)
         read = _read_line(raw, ls, le, judge)
         if read is None:
             return None

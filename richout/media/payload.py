@@ -90,19 +90,25 @@ class Judge:
             self._narrowed[reference] = v
         return v
 
-    def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
-        """``check_reference`` with the given switches, memoised."""
+    @staticmethod
+    def _key(candidate: str, spaces: bool, bare: bool) -> tuple[str, bool, bool]:
+        """The memo key: the switches kept only where they can change the answer, so that
+        a fallback asking again with both on finds the first answer."""
         if spaces and not has_js_ws(candidate):
             spaces = False
         if bare:
             head = strip_file_prefix(candidate[:15])[:8].lower()
             if head.startswith(("http://", "https://", "media://")):
                 bare = False
-        key = (candidate, spaces, bare)
+        return candidate, spaces, bare
+
+    def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
+        """``check_reference`` with the given switches, memoised."""
+        key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
         v = self._memo.get(key)
         if v is None:
             v = check_reference(
-                candidate, allow_spaces=spaces, allow_bare_filename=bare, profile=self.profile
+                candidate, allow_spaces=key[1], allow_bare_filename=key[2], profile=self.profile
             )
             self._memo[key] = v
         return v
@@ -113,11 +119,11 @@ class Judge:
             return self.verdict(candidate, spaces, bare).ok
         # The bare decision, equal to the verdict's (tests/test_policy.py and the security
         # tables prove it): the reason texts cost more than the decision on a word.
-        key = (candidate, spaces, bare)
+        key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
         passes = self._passes.get(key)
         if passes is None:
             passes = self._passes[key] = is_valid_reference(
-                candidate, allow_spaces=spaces, allow_bare_filename=bare, profile=self.profile
+                candidate, allow_spaces=key[1], allow_bare_filename=key[2], profile=self.profile
             )
         return passes
 
