@@ -94,6 +94,25 @@ def test_describe_never_fails_and_is_a_fixed_point(reference: str) -> None:
     assert Attachment.from_wire(got.to_wire()) == got
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(st.text(max_size=40), st.sampled_from(["a.mp3", "/x/y.PNG", "file:///a.ogg"])),
+    st.booleans(),
+)
+def test_describe_assembles_what_validation_gives(reference: str, voice: bool) -> None:
+    # describe() assembles its records directly; a validated record of the same values has
+    # the same fields, set fields and wire form.
+    got = describe(reference, voice=voice)
+    fields = {"reference": got.reference, "kind": got.kind, "source": got.source}
+    if got.voice:
+        fields["voice"] = True
+    validated = Attachment(**fields)
+    assert got == validated
+    assert got.model_fields_set == validated.model_fields_set
+    assert got.to_wire() == validated.to_wire()
+    assert got.voice == (voice and got.kind == "audio")
+
+
 # --------------------------------------------------------------------------- the model
 
 

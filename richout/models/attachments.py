@@ -24,7 +24,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from richout.models.base import Model
+from richout.models.base import Model, assembled
 from richout.text.chars import ascii_lower
 
 __all__ = [
@@ -167,6 +167,10 @@ def describe(reference: str, *, voice: bool = False) -> Attachment:
     when the reference is also ``audio``.
     """
     kind, source = _classify(reference)
+    # Assembled directly (a payload of 100k distinct references describes each): the set
+    # fields are those Attachment.trusted would record for the same keywords.
+    values = {"reference": reference, "kind": kind, "source": source, "voice": False}
     if voice and kind == "audio":
-        return Attachment.trusted(reference=reference, kind=kind, source=source, voice=True)
-    return Attachment.trusted(reference=reference, kind=kind, source=source)
+        values["voice"] = True
+        return assembled(Attachment, values, {"reference", "kind", "source", "voice"})
+    return assembled(Attachment, values, {"reference", "kind", "source"})

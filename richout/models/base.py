@@ -39,6 +39,7 @@ __all__ = [
     "Severity",
     "Span",
     "SpanKind",
+    "assembled",
     "rerun",
 ]
 
@@ -191,6 +192,21 @@ _BLANKS: dict[type[Model], tuple[dict[str, Any], tuple[tuple[str, Callable[[], A
 _new = object.__new__
 _set = object.__setattr__
 _M = TypeVar("_M", bound="Model")
+
+
+def assembled(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M:
+    """An instance of ``cls`` holding ``values`` (every field, in declaration order, of the
+    declared types) with ``fields_set`` as its set fields, and no private state.
+
+    For records built by the hundred thousand (segments, attachments): the generic
+    :meth:`Model.trusted` merges a template per record, about half the cost of one.
+    """
+    obj = _new(cls)
+    _set(obj, "__dict__", values)
+    _set(obj, "__pydantic_fields_set__", fields_set)
+    _set(obj, "__pydantic_extra__", None)
+    _set(obj, "__pydantic_private__", None)
+    return obj
 
 
 def _instance(cls: type[_M], fields: dict[str, Any], private: dict[str, Any] | None) -> _M:

@@ -9,7 +9,7 @@ from pydantic import (
 )
 
 from richout.models.attachments import Attachment, describe
-from richout.models.base import Diagnostic, Explained, Model
+from richout.models.base import Diagnostic, Explained, Model, assembled
 from richout.models.canvas import CanvasBlock, CanvasPreview
 
 __all__ = [
@@ -34,32 +34,20 @@ class Segment(Model):
     url: str | None = Field(default=None, description="The reference of a media segment.")
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _segment(values: dict[str, str | None], fields_set: set[str]) -> Segment:
-    obj = _new(Segment)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
-    return obj
-
-
 def text_segment(text: str) -> Segment:
     """``Segment.trusted(type="text", text=text)``, assembled directly.
 
     A walked reply builds two or three segments; the generic :meth:`Model.trusted` merges a
-    template per record, about half the cost of one (``tests/test_fused.py`` compares them).
+    template per record (:func:`~richout.models.base.assembled`; ``tests/test_fused.py``
+    compares them).
     """
-    return _segment({"type": "text", "text": text, "url": None}, {"type", "text"})
+    return assembled(Segment, {"type": "text", "text": text, "url": None}, {"type", "text"})
 
 
 def media_segment(url: str) -> Segment:
     """``Segment.trusted(type="media", url=url)``, assembled directly (see
     :func:`text_segment`)."""
-    return _segment({"type": "media", "text": None, "url": url}, {"type", "url"})
+    return assembled(Segment, {"type": "media", "text": None, "url": url}, {"type", "url"})
 
 
 class MediaSplit(Explained):
