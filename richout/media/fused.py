@@ -29,6 +29,7 @@ from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.tagpass import read_tags
 from richout.media.walk import PLAIN_DIRECTIVE, payload_start, plain_paths
 from richout.models import MediaSplit, Segment, media_segment, text_segment
+from richout.policy import is_valid_reference
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
 from richout.text.chars import JS_WS, collapse_blank_runs, js_rtrim
@@ -97,18 +98,18 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
     cuts: list[Cut] = []
     rejected = 0
     # One judge for the reply: a refused plain token is read again by the payload steps,
-    # which then find its answer in the memo.
+    # which then find its answer in the memo. (An accepted one is not: it is asked directly,
+    # as a memo of 100k distinct tokens would cost more than it saves.)
     judge = Judge(profile, explains=False)
     for ls, le, m in lines:
         if cmap.line_in_block(ls, le):
             continue
-        if (
-            m is not None
-            and (m.start(1) == m.end(1) or profile.skip_leading_backtick)
-            and judge.ok(m.group(2))
-        ):
-            cuts.append((ls, le, [m.group(2)]))
-            continue
+        if m is not None and (m.start(1) == m.end(1) or profile.skip_leading_backtick):
+            token = m.group(2)
+            if is_valid_reference(token, profile=profile):
+                cuts.append((ls, le, [token]))
+                continue
+            judge.decided(token, False)
         paths = plain_paths(raw, ls, le) if m is None else None
         if paths is not None:
             # A line of plain absolute paths: each is a delivered part (the walk's shortcut).

@@ -113,6 +113,10 @@ class Judge:
             self._memo[key] = v
         return v
 
+    def decided(self, candidate: str, passes: bool) -> None:
+        """Remember ``is_valid_reference(candidate)`` (no switches), asked by the caller."""
+        self._passes[candidate, False, False] = passes
+
     def ok(self, candidate: str, spaces: bool = False, bare: bool = False) -> bool:
         """Is ``candidate`` acceptable (§7)?"""
         if self.explains:

@@ -140,7 +140,10 @@ def _kind(path: str) -> AttachmentKind:
     # A leading dot names a hidden file (".png" has no extension), as pathlib reads it.
     if dot <= 0:
         return "unknown"
-    return kind_of_extension(name[dot + 1 :])
+    extension = name[dot + 1 :]
+    # Most extensions are written in lower case: the table answers before any case folding.
+    found = EXTENSIONS.get(extension)
+    return found if found is not None else kind_of_extension(extension)
 
 
 def _classify(reference: str) -> tuple[AttachmentKind, AttachmentSource]:
