@@ -84,9 +84,15 @@ def _has_line_starter(chunk: str) -> bool:
 
 
 def _backtick_runs(chunk: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every run of backticks in ``chunk``: each found by ``find`` and
-    measured by one anchored match (a ``finditer`` over a long paragraph with few backticks
-    cost about 30 µs per 1.7 KB)."""
+    """``(start, end)`` of every run of backticks in ``chunk``.
+
+    A ``finditer`` walks every character (about 17 ns each: 30 µs for a 1.7 KB corpus
+    paragraph with six backticks); a ``find`` loop skips to each backtick in C but pays
+    Python per run. The loop is taken when backticks are rarer than one in fifteen
+    characters, where it is the cheaper of the two.
+    """
+    if chunk.count("`") * 15 > len(chunk):
+        return [m.span() for m in _BACKTICK_RUN.finditer(chunk)]
     runs: list[tuple[int, int]] = []
     find = chunk.find
     run = _BACKTICK_RUN.match
