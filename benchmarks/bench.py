@@ -2,6 +2,7 @@
 
     python benchmarks/bench.py [--rounds 9] [--only split_media,parse_reply] [--json]
                                [--tail] [--large]
+    python benchmarks/bench.py --per-reply 5 [--only ...]
 
 The corpus is ``make_corpus.py``'s ``replies.json`` (2,400 replies, 2.83 MB; generated in
 memory with the default seed, byte-identical to the shared file). Every round runs the
@@ -17,6 +18,12 @@ The last row parses every reply with markdown-it-py alone, for scale.
 ``--tail`` adds each pipeline's p99 time per reply (replies up to 20 KB, each timed alone,
 best of 3 passes); ``--large`` adds MB/s on one ~1 MB reply made of the corpus joined by
 blank lines, and its ratio to the corpus MB/s (issue 8: at least 0.3).
+
+``--per-reply N`` times each reply alone instead, the fastest of N calls in a row for the
+baseline and each pipeline (default: ``split_media``, ``parse_reply``, ``render_reply``),
+and prints the times as JSON, one list per pipeline in corpus order. On a VM whose
+whole-corpus rounds vary by a third, the sum of per-reply minima is the steadier figure;
+``compare.py --per-reply`` takes the minimum over runs as well.
 """
 
 from __future__ import annotations
@@ -175,6 +182,28 @@ def tail_and_large(rows: list[dict[str, Any]], *, tail: bool, large: bool, round
             row["large_vs_corpus"] = row["large_mb_per_s"] / row["mb_per_s"]
 
 
+PER_REPLY_DEFAULT = ("split_media", "parse_reply", "render_reply")
+
+
+def per_reply(calls: int, only: set[str] | None) -> dict[str, list[float]]:
+    """The fastest of ``calls`` calls of the baseline and each pipeline on each reply."""
+    pipelines = _pipelines()
+    base = "trigger scan (baseline)"
+    names = [base, *(n for n in pipelines if n in (only or PER_REPLY_DEFAULT))]
+    out: dict[str, list[float]] = {n: [] for n in names}
+    perf = time.perf_counter
+    for r in load_replies():
+        for name in names:
+            fn = pipelines[name]
+            best = float("inf")
+            for _ in range(calls):
+                t0 = perf()
+                fn(r)
+                best = min(best, perf() - t0)
+            out[name].append(best)
+    return out
+
+
 def _timed(fn: Callable[[str], Any], text: str) -> float:
     t0 = time.perf_counter()
     fn(text)
@@ -189,8 +218,12 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--tail", action="store_true", help="add p99 per reply (<= 20 KB)")
     ap.add_argument("--large", action="store_true", help="add MB/s on a ~1 MB reply")
+    ap.add_argument("--per-reply", type=int, metavar="N", help="each reply alone, best of N")
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
+    if args.per_reply:
+        print(json.dumps(per_reply(args.per_reply, only)))
+        return 0
     rows = run(args.rounds, only)
     if args.tail or args.large:
         tail_and_large(rows, tail=args.tail, large=args.large)

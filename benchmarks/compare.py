@@ -1,7 +1,7 @@
 """Same-run comparison of two revisions: ``bench.py`` in each, alternating processes.
 
     python benchmarks/compare.py BEFORE [AFTER] [--runs 3] [--rounds 7] [--best]
-                                 [--compiled-after]
+                                 [--compiled-after] [--per-reply N]
 
 Two versions of richout cannot be imported in one process, so each revision is installed
 as a wheel into its own virtual environment (under ``$TMPDIR/richout-compare/``) and this
@@ -14,6 +14,11 @@ runs (noise only slows a round, so on a busy machine the fastest rounds compare 
 ``--compiled-after`` installs the AFTER side as the optional compiled build
 (``hatch_build.py``): ``compare.py HEAD --compiled-after`` on a clean tree compares the
 pure-Python and the compiled build of the same code.
+
+``--per-reply N`` runs ``bench.py --per-reply N`` instead: each reply timed alone, the
+fastest of N calls, then the fastest over all runs of each side. The table gives each
+pipeline's total over the corpus, its ratio to the same side's baseline total (which cancels
+a machine that ran one side's processes faster) and after/before of those ratios.
 """
 
 from __future__ import annotations
@@ -78,6 +83,36 @@ def _bench(venv: Path, rounds: int) -> dict[str, dict[str, float]]:
     return {r["pipeline"]: r for r in rows} if isinstance(rows, list) else rows
 
 
+def _per_reply(venv: Path, calls: int) -> dict[str, list[float]]:
+    out = subprocess.run(
+        [str(venv / "bin" / "python"), "bench.py", "--per-reply", str(calls)],
+        cwd=Path(__file__).resolve().parent,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    times: dict[str, list[float]] = json.loads(out)
+    return times
+
+
+def _per_reply_table(results: dict[str, list[dict[str, list[float]]]]) -> None:
+    """Per reply, the fastest over all runs of a side; totals and ratios to the baseline."""
+    fastest = {
+        side: {
+            name: [min(t) for t in zip(*(r[name] for r in runs), strict=True)] for name in runs[0]
+        }
+        for side, runs in results.items()
+    }
+    names = list(fastest["before"])
+    base = {side: sum(times[names[0]]) for side, times in fastest.items()}
+    print("| pipeline | before ms | after ms | before × base | after × base | after/before |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in names:
+        b, a = sum(fastest["before"][name]), sum(fastest["after"][name])
+        rb, ra = b / base["before"], a / base["after"]
+        print(f"| {name} | {b * 1e3:.1f} | {a * 1e3:.1f} | {rb:.2f} | {ra:.2f} | {rb / ra:.2f} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run both revisions' benchmarks alternately and print the comparison table."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -91,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="compare the fastest round of all runs instead of the median run's median round",
     )
+    ap.add_argument("--per-reply", type=int, metavar="N", help="each reply alone, best of N")
     args = ap.parse_args(argv)
     WORK.mkdir(parents=True, exist_ok=True)
     sides = {
@@ -99,16 +135,28 @@ def main(argv: list[str] | None = None) -> int:
     }
     load = [os.getloadavg()[0]]
     results: dict[str, list[dict[str, dict[str, float]]]] = {"before": [], "after": []}
-    for _ in range(args.runs):
-        for side, (_src, venv) in sides.items():
-            results[side].append(_bench(venv, args.rounds))
+    per_reply: dict[str, list[dict[str, list[float]]]] = {"before": [], "after": []}
+    for i in range(args.runs):
+        # Alternate which side runs first: a machine that slows down over time then
+        # slows both alike.
+        order = list(sides.items()) if i % 2 == 0 else list(sides.items())[::-1]
+        for side, (_src, venv) in order:
+            if args.per_reply:
+                per_reply[side].append(_per_reply(venv, args.per_reply))
+            else:
+                results[side].append(_bench(venv, args.rounds))
             load.append(os.getloadavg()[0])
-    names = list(results["before"][0])
+    mode = f"per reply, best of {args.per_reply}" if args.per_reply else f"rounds={args.rounds}"
     print(
         f"before={args.before} after={args.after or 'working tree'}"
         f"{' (compiled)' if args.compiled_after else ''} runs={args.runs} "
-        f"rounds={args.rounds}{' best' if args.best else ''} load {min(load):.2f}-{max(load):.2f}"
+        f"{mode}{' best' if args.best else ''} load {min(load):.2f}-{max(load):.2f}"
     )
+    if args.per_reply:
+        _per_reply_table(per_reply)
+        _cleanup(sides)
+        return 0
+    names = list(results["before"][0])
     print("| pipeline | before MB/s | after MB/s | before × base | after × base | after/before |")
     print("|---|---:|---:|---:|---:|---:|")
     for name in names:
@@ -130,6 +178,12 @@ def main(argv: list[str] | None = None) -> int:
             f"| {name} | {b:.1f} | {a:.1f} | {med('before', 'ratio_to_baseline'):.2f} | "
             f"{med('after', 'ratio_to_baseline'):.2f} | {a / b:.2f} |"
         )
+    _cleanup(sides)
+    return 0
+
+
+def _cleanup(sides: dict[str, tuple[Path, Path]]) -> None:
+    """Remove the checkouts (the venvs stay for the next comparison)."""
     for src, _venv in sides.values():
         subprocess.run(
             ["git", "-C", str(REPO), "worktree", "remove", "--force", str(src)],
@@ -137,7 +191,6 @@ def main(argv: list[str] | None = None) -> int:
             capture_output=True,
         )
         shutil.rmtree(src, ignore_errors=True)
-    return 0
 
 
 if __name__ == "__main__":
