@@ -145,6 +145,11 @@ def regroup(
     last_dot = cl.last_cut_dot()
     # The facts of the last part's token when this loop has already looked them up.
     last_facts: tuple[int, int, bool, bool] | None = None
+    # Whether a file extension ends the grown part (None: not known yet). A grown part that
+    # ends with a token after whitespace has that token's cleaned end, and an extension's
+    # run cannot cross the whitespace: both are the token's own, kept per distinct text.
+    grown_ext: bool | None = None
+    tails: dict[str, tuple[int, bool]] = {}
     for ts, te in tokens:
         facts = None
         if maybe:
@@ -156,29 +161,38 @@ def regroup(
             else:
                 if grown is None:
                     grown = _rooted_value(p, cl, last[0], last[1])
+                    grown_ext = None
                 px, py, rooted = grown
             if rooted:
                 # The memo looked up here, not in a call: this runs once per token.
-                facts = memo.get(p[ts:te])
+                key = p[ts:te]
+                facts = memo.get(key)
                 if facts is None:
                     facts = token_facts(p, cl, ts, te, memo)
                 cx, cy, independent, _ = facts
                 if not independent:
-                    prev_ext = has_file_extension_in(p, px, py)
+                    prev_ext = grown_ext
+                    if prev_ext is None:
+                        prev_ext = has_file_extension_in(p, px, py)
                     if not prev_ext or not ok(p[ts + cx : ts + cy]):
                         if last[2] == -1:
                             last[2] = 1 if prev_ext else 0
                         last[1] = te
                         if single or last_dot >= px or py < px + 10:
-                            grown = None
+                            grown = grown_ext = None
                         else:
-                            grown = (px, cl.end_after_token(ts, te), rooted)
+                            tail = tails.get(key)
+                            if tail is None:
+                                end = cl.end_after_token(ts, te)
+                                tail = tails[key] = (end - ts, has_file_extension_in(p, ts, end))
+                            grown = (px, ts + tail[0], rooted)
+                            grown_ext = tail[1]
                         single = False
                         continue
         last = [ts, te, -1]
         parts.append(last)
         maybe = p[ts] in _MAYBE_ROOTED
         single = True
-        grown = None
+        grown = grown_ext = None
         last_facts = facts
     return parts
