@@ -18,7 +18,8 @@ pure-Python and the compiled build of the same code.
 ``--per-reply N`` runs ``bench.py --per-reply N`` instead: each reply timed alone, the
 fastest of N calls, then the fastest over all runs of each side. The table gives each
 pipeline's total over the corpus, its ratio to the same side's baseline total (which cancels
-a machine that ran one side's processes faster) and after/before of those ratios.
+a machine that ran one side's processes faster) and the speed-up: the before ratio over the
+after ratio (> 1 is faster, as in the other table).
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ def _per_reply_table(results: dict[str, list[dict[str, list[float]]]]) -> None:
     }
     names = list(fastest["before"])
     base = {side: sum(times[names[0]]) for side, times in fastest.items()}
-    print("| pipeline | before ms | after ms | before × base | after × base | after/before |")
+    print("| pipeline | before ms | after ms | before × base | after × base | speed-up |")
     print("|---|---:|---:|---:|---:|---:|")
     for name in names:
         b, a = sum(fastest["before"][name]), sum(fastest["after"][name])

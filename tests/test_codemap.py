@@ -322,6 +322,8 @@ _UNSAFE_PATTERN = re.compile(r"[<\\|]|\]\(|\]:")
 _STARTER_PATTERN = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3}\t)")
 _CHUNK_PIECES = ["`", "``", "```", "\n", "\r", " ", "    ", "\t", "<", "\\", "|", "](", "]:"]
 _CHUNK_PIECES += ["]", "(", ":", "a", "#", "1", "-", "~", "*", "=", ">", "+", "_", "x y"]
+# Long plain runs, so that backticks are rare enough for the find() loop, several times.
+_CHUNK_PIECES += ["x" * 20, "word " * 8]
 
 
 @settings(max_examples=1500, deadline=None)
@@ -331,3 +333,11 @@ def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     assert codemap._has_line_starter(chunk) == bool(_STARTER_PATTERN.search(chunk))
     runs = [m.span() for m in re.finditer("`+", chunk)]
     assert codemap._backtick_runs(chunk) == runs
+
+
+def test_backtick_runs_both_ways() -> None:
+    sparse = "a`" + "x" * 40 + "``b" + "y" * 40 + "```"
+    dense = "`a``b```"
+    for chunk in (sparse, dense, "", "`", "x" * 50):
+        assert codemap._backtick_runs(chunk) == [m.span() for m in re.finditer("`+", chunk)]
+    assert codemap._backtick_runs(sparse) == [(1, 2), (42, 44), (85, 88)]

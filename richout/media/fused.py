@@ -98,8 +98,9 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
     cuts: list[Cut] = []
     rejected = 0
     # One judge for the reply: a refused plain token is read again by the payload steps,
-    # which then find its answer in the memo. (An accepted one is not: it is asked directly,
-    # as a memo of 100k distinct tokens would cost more than it saves.)
+    # whose first, switch-free question then finds its answer in the memo. (An accepted one
+    # is not: it is asked directly, as a memo of 100k distinct tokens costs more than it
+    # saves.)
     judge = Judge(profile, explains=False)
     for ls, le, m in lines:
         if cmap.line_in_block(ls, le):

@@ -39,7 +39,7 @@ _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _PLAIN_HTTPS = re.compile(
     r"[Hh][Tt][Tt][Pp][Ss]://"
-    rf"((?:[A-Za-z0-9-]+\.)+[A-Za-z][A-Za-z0-9-]*|(?:{_OCTET}\.){{3}}{_OCTET})"
+    rf"((?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*|(?:{_OCTET}\.){{3}}{_OCTET})"
     r"(?:[/?#][!-\[\]-~]*)?\Z"
 )
 _PLAIN_MAX = 2048
@@ -254,8 +254,8 @@ def _plain_host(url: str) -> str | None:
     """The host of ``url`` when it is a plain ``https://`` URL, lower-cased; else None.
 
     Plain means: the scheme, then a host, then nothing or a path, query or fragment of
-    printable ASCII without ``\\``. The host is either ASCII letter/digit/hyphen labels
-    joined by single dots whose last label starts with a letter, or four decimal numbers
+    printable ASCII without ``\\``. The host is either one or more ASCII letter/digit/hyphen
+    labels joined by single dots whose last label starts with a letter, or four decimal numbers
     from 0 to 255 without leading zeros. For such a URL the WHATWG parser cannot fail and
     reads exactly that host (lower-cased): no userinfo or port (no ``@`` or ``:`` before the
     first ``/?#``), no percent-decoding in the host, no IDNA work (ASCII without ``xn--``),
@@ -290,8 +290,8 @@ def check_remote(url: str, *, ip_literal_first: bool = True) -> Verdict:
 
 def remote_ok(url: str, *, ip_literal_first: bool = True) -> bool:
     """``check_remote(url).ok``, deciding a plain URL by its host alone whichever the answer
-    (a refused plain host, such as ``localhost``, needs no WHATWG parse when no reason is
-    asked for)."""
+    (a refused plain host, such as ``localhost`` or ``192.168.1.20``, needs no WHATWG parse
+    when no reason is asked for)."""
     host = _plain_host(url)
     if host is not None:
         return check_hostname(host, ip_literal_first=ip_literal_first).ok
