@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from richout.markdown.codemap import CodeMap
 from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1
-from richout.media.payload import Judge, analyse_payload
+from richout.media.payload import Judge, analyse_payload, is_words_payload
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.tagpass import read_tags
 from richout.media.walk import PLAIN_DIRECTIVE, payload_start, plain_paths
@@ -135,7 +135,14 @@ def _read_line(raw: str, ls: int, le: int, judge: Judge) -> Cuts | None:
     if collapse_blank_runs(raw[ls : head.start()]):
         return None  # text before MEDIA: stays in the line
     ps = payload_start(raw, head.end(), le, judge.profile.skip_leading_backtick)
-    res = analyse_payload(raw[ps:le], judge)
+    payload = raw[ps:le]
+    if is_words_payload(payload):
+        # Words and spaces: every word stays visible, nothing is delivered or counted, and
+        # nothing looks local (one word alone too: §7 refuses it). The payload steps would
+        # list each word, 500k in a 1 MB line, to find that.
+        line = raw[ls:le]
+        return Cuts([], 0) if collapse_blank_runs(line) == line else None
+    res = analyse_payload(payload, judge)
     counted = len(res.counted)
     if res.accepted:
         if res.leftovers:

@@ -47,7 +47,7 @@ from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import NEXT, Profile
 from richout.text.chars import JS_WS, has_js_ws, js_trim
 
-__all__ = ["Item", "Judge", "PayloadResult", "analyse_payload"]
+__all__ = ["Item", "Judge", "PayloadResult", "analyse_payload", "is_words_payload"]
 
 #: first characters an explicit quoted list can start with (after whitespace)
 _LIST_OPEN = frozenset("\"'`[")
@@ -248,7 +248,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     n = len(p)
     if n and p[0] not in _LIST_OPEN and not has_js_ws(p):
         return _single_token(p, judge, res)
-    if _WORDS_AND_SPACES.fullmatch(p) is not None and not p.isspace():
+    if is_words_payload(p):
         return _words_only(p, res)
     if plain_path_run(p, 0, n):
         tokens = split_parts(p)
@@ -271,6 +271,13 @@ def _paths_only(p: str, tokens: list[tuple[int, int]], res: PayloadResult) -> Pa
     res.looks_local = True
     res.accepted = [Item(p[a:b], a, b, False, "part", False, "") for a, b in tokens]
     return res
+
+
+def is_words_payload(p: str) -> bool:
+    """Is ``p`` :data:`WORD_TOKEN` words and spaces, not spaces alone? Holding a space, it
+    takes :func:`_words_only`: every word is left visible, nothing is accepted or counted,
+    and the payload does not look local."""
+    return _WORDS_AND_SPACES.fullmatch(p) is not None and not p.isspace()
 
 
 def _words_only(p: str, res: PayloadResult) -> PayloadResult:
