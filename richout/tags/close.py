@@ -116,9 +116,20 @@ class _Out:
             out.append((cursor, len(src), "".join(pending)))
         return patch_from_pieces(src, out)
 
+    def text(self) -> str:
+        """The output itself, joined from the pieces (no patch built)."""
+        src = self.src
+        return "".join(src[s:e] if ins is None else ins for s, e, ins in self.pieces)
 
-def close_sites(text: str, removed: Sequence[tuple[int, int]]) -> tuple[str, Patch]:
-    """Remove the ranges ``removed`` (sorted, disjoint) and close each site's gap (§5)."""
+
+def close_sites(
+    text: str, removed: Sequence[tuple[int, int]], *, with_patch: bool = True
+) -> tuple[str, Patch]:
+    """Remove the ranges ``removed`` (sorted, disjoint) and close each site's gap (§5).
+
+    ``with_patch=False``: the patch is left empty, for a caller that needs only the text (a
+    tag run that explains nothing builds no edit per site: 30k tags, 30k edits).
+    """
     if not removed:
         return text, []
     n = len(text)
@@ -163,6 +174,8 @@ def close_sites(text: str, removed: Sequence[tuple[int, int]]) -> tuple[str, Pat
         # message: the indentation belongs to the next content and the tail to §5.1.
         cursor = site_end
     out.keep(cursor, n)
+    if not with_patch:
+        return out.text(), []
     patch = out.patch()
     return apply(text, patch), patch
 
@@ -177,14 +190,18 @@ def boundaries_kept(text: str) -> bool:
 
 
 def normalize_boundaries(
-    text: str, in_code: Callable[[int], bool], tail_owned: Callable[[int], bool]
+    text: str,
+    in_code: Callable[[int], bool],
+    tail_owned: Callable[[int], bool],
+    *,
+    with_patch: bool = True,
 ) -> tuple[str, Patch]:
     """§5.1 on ``text``: leading line breaks, one leading blank, trailing whitespace.
 
     ``in_code(pos)`` answers for the code regions of ``text`` (step 2);
     ``tail_owned(content_end)`` says whether a code region starting at or before
     ``content_end`` runs to the very end of ``text`` (step 3). Both are only asked when the
-    answer matters.
+    answer matters. ``with_patch=False`` leaves the patch empty (see :func:`close_sites`).
     """
     n = len(text)
     if n == 0:
@@ -205,6 +222,8 @@ def normalize_boundaries(
             end = max(content_end, start)
     if start == 0 and end == n:
         return text, []
+    if not with_patch:
+        return text[start:end], []
     pieces: list[tuple[int, int, str | None]] = []
     if start > 0:
         pieces.append((0, start, ""))

@@ -56,7 +56,8 @@ def read_part(text: str) -> PartTags:
     edits and result records it would throw away, nor ``tag.current_without_id``, which a
     stream drops (``tests/test_streaming_properties.py``)."""
     sink = Sink(text, True, True, True)
-    run = TagStages(text, StageCode(text), sink, True, True)
+    # Findings and outputs only: a stream part's edits are never asked for.
+    run = TagStages(text, StageCode(text), sink, True, True, edits=False)
     outputs = run.outputs(None)
     # The stream has no current message id by design: tag.current_without_id would be noise.
     findings = run.findings(outputs, None, current_without_id=False).records()
@@ -110,12 +111,15 @@ class TagStages:
 
     ``text`` is the input, ``text2`` the text after the audio stage, ``text3`` the text after
     the reply stage and ``final`` the result after §5.1; ``patch1``-``patch3`` are the steps
-    between them, composed only when explaining.
+    between them, composed only when explaining. ``patch2`` and ``patch3`` are built only when
+    the run may be asked for its edits (``edits``); ``patch1`` also maps the reply stage's
+    offsets back to the input, so it is always built.
     """
 
     __slots__ = (
         "audio",
         "code2",
+        "edits",
         "final",
         "patch1",
         "patch2",
@@ -140,12 +144,16 @@ class TagStages:
         record: bool = False,
         reuse: TagStages | None = None,
         shift: int = 0,
+        edits: bool | None = None,
     ) -> None:
         """``record``: explaining, keep the reply stage's findings for a later run over the
         same text (:meth:`reusing`). ``reuse``, ``shift``: such a run's reply stage read this
-        text's stage text with ``shift`` more characters in front (given by :meth:`reusing`)."""
+        text's stage text with ``shift`` more characters in front (given by :meth:`reusing`).
+        ``edits``: :meth:`spans_and_edits` may be called (default: when explaining); without,
+        the removal and §5.1 steps build their texts only, not a patch per tag."""
         self.text = text
         self.sink = sink
+        self.edits = with_patch = sink.explain if edits is None else edits
         self.audio = audio = audio_stage(text, code1, sink)
         to_input: OffsetMap
         if strip_audio and audio:
@@ -171,14 +179,18 @@ class TagStages:
             replies = reply_stage(text2, code2, sink, to_input, ReplyTagReader(text2))
         self.replies: list[FoundReply] = replies
         if strip_reply and replies:
-            text3, patch2 = close_sites(text2, [(r.start, r.end) for r in replies])
+            text3, patch2 = close_sites(
+                text2, [(r.start, r.end) for r in replies], with_patch=with_patch
+            )
             code3 = StageCode(text3)
         else:
             text3, patch2, code3 = text2, [], code2
         self.text3, self.patch2 = text3, patch2
 
         if audio or replies:
-            self.final, self.patch3 = normalize_boundaries(text3, code3.in_code, code3.owns_tail)
+            self.final, self.patch3 = normalize_boundaries(
+                text3, code3.in_code, code3.owns_tail, with_patch=with_patch
+            )
         else:
             self.final, self.patch3 = text3, []
 
@@ -276,6 +288,8 @@ class TagStages:
 
     def spans_and_edits(self) -> tuple[list[Span], list[EditRecord]]:
         """The tag spans (input offsets, in order) and the composed edits."""
+        if not self.edits:
+            raise RuntimeError("TagStages built with edits=False has no patch to compose")
         audio, replies = self.audio, self.replies
         # Spans and records hold values computed here: built without validation per record.
         spans = [Span.trusted(kind="audio_tag", start=s, end=e) for s, e in audio]
