@@ -26,6 +26,7 @@ import re
 from richout.markdown.codemap import CodeMap
 from richout.markdown.linescan import CONTAINERISH
 from richout.tags.scan import Finder
+from richout.text.chars import contains
 
 __all__ = ["StageCode"]
 
@@ -81,7 +82,7 @@ class StageCode:
         """Could the text hold a fenced block (a run of three backticks or tildes)?"""
         if self._fences is None:
             # Substring tests run at memchr speed; a regex alternation tries every offset.
-            self._fences = "```" in self.text or "~~~" in self.text
+            self._fences = contains(self.text, "```") or contains(self.text, "~~~")
         return self._fences
 
     def inline_only(self) -> bool:

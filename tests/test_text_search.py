@@ -1,0 +1,109 @@
+"""The probing substring search (``text.chars.find_str``) and the tag runs that build no patch.
+
+Both are speed paths with one obligation: the answer they replace. ``find_str``,
+``contains`` and ``has_double_bracket`` must answer as ``str.find`` and ``in`` do on every
+text, short (searched plainly) or long (probed from the needle's first character, then
+searched plainly after ``_PROBES`` misses); a :class:`TagStages` run with ``edits=False``
+must give the texts, tags and findings of the run that builds its patches.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from test_tags_properties import any_texts, tag_texts
+
+from richout.tags.code import StageCode
+from richout.tags.explain import Sink
+from richout.tags.pipeline import TagStages
+from richout.text import chars
+from richout.text.chars import contains, find_str, has_double_bracket
+
+_NEEDLES = ["[[", "```", "~~~", "](", "]:", "`a", "a"]
+
+
+def _random_text(rng: random.Random) -> str:
+    """Prose with the needles' first characters sparse or dense, at every length band."""
+    alphabet = rng.choice(["ab []", "abcdefgh ", "`~a", "[]:(a", "a b c d e f [ ` ~ ] ("])
+    length = rng.choice([0, 5, 100, chars._PLAIN_BELOW - 1, chars._PLAIN_BELOW, 600, 3000])
+    text = [rng.choice(alphabet) for _ in range(length)]
+    for _ in range(rng.randint(0, 2)):
+        # A needle planted somewhere, so that found and not found both occur at every length.
+        at = rng.randint(0, len(text))
+        text[at:at] = rng.choice(_NEEDLES)
+    if rng.random() < 0.3:
+        text.insert(0, rng.choice("é\u0634\U0001f600"))  # the wider string kinds
+    return "".join(text)
+
+
+def test_find_str_answers_as_str_find() -> None:
+    rng = random.Random(20261202)
+    probed = fell_back = found = missed = 0
+    for _ in range(20_000):
+        text = _random_text(rng)
+        start = rng.choice([0, 0, 1, rng.randint(0, len(text) + 2)])
+        for needle in _NEEDLES:
+            want = text.find(needle, start)
+            assert find_str(text, needle, start) == want, (text, needle, start)
+            assert contains(text, needle) == (needle in text), (text, needle)
+            if len(text) - start >= chars._PLAIN_BELOW:
+                probed += 1
+                fell_back += text.count(needle[0], start) > chars._PROBES
+                found += want >= 0
+                missed += want < 0
+        assert has_double_bracket(text) == ("[[" in text), text
+    # Not vacuous: long texts were probed, found and missed, and some ran out of probes.
+    assert probed > 10_000 and fell_back > 1_000, (probed, fell_back)
+    assert found > 1_000 and missed > 1_000, (found, missed)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 5000,  # every place starts the needle
+        "[a" * 5000 + "[[",  # probes run out; the plain search finds the end
+        "[a" * 5000,  # probes run out; nothing to find
+        "a" * 5000 + "[[",  # one probe
+        "``a" * 2000 + "```",
+    ],
+)
+def test_dense_and_sparse_first_characters(text: str) -> None:
+    assert has_double_bracket(text) == ("[[" in text)
+    for needle in _NEEDLES:
+        assert find_str(text, needle) == text.find(needle)
+        assert find_str(text, needle, len(text) // 2) == text.find(needle, len(text) // 2)
+
+
+def _stages(text: str, flags: tuple[bool, bool, bool], edits: bool | None) -> TagStages:
+    strip_audio, strip_reply, explain = flags
+    sink = Sink(text, strip_audio, strip_reply, explain)
+    return TagStages(text, StageCode(text), sink, strip_audio, strip_reply, edits=edits)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tag_texts | any_texts)
+def test_tag_runs_without_patches_read_the_same(text: str) -> None:
+    for flags in [(True, True, False), (False, True, False), (True, True, True)]:
+        full = _stages(text, flags, edits=True)
+        lean = _stages(text, flags, edits=False)
+        assert (lean.text2, lean.text3, lean.final) == (full.text2, full.text3, full.final)
+        assert lean.outputs("m") == full.outputs("m")
+        assert lean.audio == full.audio
+        assert [(r.start, r.end, r.id) for r in lean.replies] == [
+            (r.start, r.end, r.id) for r in full.replies
+        ]
+        if flags[2]:
+            out = full.outputs(None)
+            assert lean.findings(out, None).records() == full.findings(out, None).records()
+        assert not lean.patch2 and not lean.patch3
+    # Explaining runs build their patches by default; the others do not.
+    assert _stages(text, (True, True, True), None).edits
+    assert not _stages(text, (True, True, False), None).edits
+
+
+def test_a_run_without_patches_refuses_to_compose_edits() -> None:
+    run = _stages("[[reply_to_current]] hi", (True, True, True), edits=False)
+    with pytest.raises(RuntimeError, match="edits=False"):
+        run.spans_and_edits()
