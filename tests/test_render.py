@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 from richout.embed.parse import extract_embeds
 from richout.errors import InvalidInput
 from richout.media.split import split_media
+from richout.models import CanvasBlock, CanvasPreview
+from richout.models.canvas import block_record, block_wire, preview_record
 from richout.models.lossless import rebuild
 from richout.text.chars import ascii_lower
 from richout.views.render import render_reply
@@ -334,3 +337,52 @@ def test_hostile_inputs(name: str) -> None:
     text = HOSTILE[name]
     result = render_reply(text)
     assert rebuild(result) == text
+
+
+# --------------------------------------------------------------------------- canvas records
+
+_ATTR_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.none() | _ATTR_TEXT,
+    st.none() | _ATTR_TEXT,
+    st.none() | st.integers(min_value=160, max_value=1200),
+    st.none() | _ATTR_TEXT,
+    st.none() | _ATTR_TEXT,
+)
+def test_canvas_records_assembled_as_validation_builds_them(
+    view_id: str | None,
+    title: str | None,
+    height: int | None,
+    class_name: str | None,
+    style: str | None,
+) -> None:
+    # The embed rules and the render view assemble their canvas records and write the
+    # content's wire form directly; validated records of the same values are the same
+    # records, with the same set fields and the same wire form, key order included.
+    fields: dict[str, Any] = {
+        "view_id": view_id,
+        "title": title,
+        "preferred_height": height,
+        "class_name": class_name,
+        "style": style,
+    }
+    url = f"/__openclaw__/canvas/documents/{view_id}/index.html"
+    got = preview_record(url, **fields)
+    validated = CanvasPreview(url=url, **fields)
+    assert got == validated
+    assert got.model_fields_set == validated.model_fields_set
+    block = block_record(got)
+    checked = CanvasBlock(preview=validated)
+    assert block == checked and block.model_fields_set == checked.model_fields_set
+    assert json.dumps(block_wire(block)) == json.dumps(checked.to_wire())
+
+
+def test_render_content_writes_each_card_as_its_block() -> None:
+    text = 'A\n\n[embed ref="cv_1" title="Q3" height="300" /]\n[embed url="/c/x.html" /]'
+    rendered = render_reply(text)
+    cards = [c for c in rendered.content if c["type"] == "canvas"]
+    assert [json.dumps(c) for c in cards] == [json.dumps(b.to_wire()) for b in rendered.canvas]
+    assert len(cards) == 2

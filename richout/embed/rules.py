@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from richout.embed.attributes import Attribute
 from richout.models import CanvasPreview
-from richout.models.canvas import normalize_preferred_height
+from richout.models.canvas import normalize_preferred_height, preview_record
 from richout.text.chars import js_trim
 
 __all__ = ["SURFACE", "Outcome", "encode_uri_component", "js_number", "preview"]
@@ -95,14 +95,12 @@ def preview(final: Mapping[str, Attribute]) -> Outcome:
     if "height" in final:
         height = normalize_preferred_height(js_number(final["height"].value))
     cls = final.get("class") or final.get("class_name")
-    return Outcome(
-        CanvasPreview(
-            url=url,
-            view_id=ref,
-            title=final["title"].value if "title" in final else None,
-            preferred_height=height,
-            class_name=cls.value if cls is not None else None,
-            style=final["style"].value if "style" in final else None,
-        ),
-        False,
+    record = preview_record(
+        url,
+        view_id=ref,
+        title=final["title"].value if "title" in final else None,
+        preferred_height=height,
+        class_name=cls.value if cls is not None else None,
+        style=final["style"].value if "style" in final else None,
     )
+    return Outcome(record, False)

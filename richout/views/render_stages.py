@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from richout.models import (
-    CanvasBlock,
     CanvasPreview,
     Diagnostic,
     Directives,
@@ -25,6 +24,7 @@ from richout.models import (
     Span,
 )
 from richout.models.attachments import Attachment, describe
+from richout.models.canvas import block_record, block_wire
 from richout.models.diagnostics import Diagnostics, edits_of, has_findings, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.text.patch import Edit, compose, offset_mapper
@@ -116,13 +116,13 @@ def render_outputs(
             if found is None:
                 found = described[ref] = describe(ref, voice=voice)
             attachments.append(found)
-    canvas = [CanvasBlock(preview=p) for p in previews]
+    canvas = [block_record(p) for p in previews]
     # §9.3: the canvas cards always come after the text and the attachments.
     content: list[dict[str, Any]] = []
     if tags.text:
         content.append({"type": "text", "text": tags.text})
     content.extend({"type": "media", "url": ref} for ref in media.media_urls)
-    content.extend(block.to_wire() for block in canvas)
+    content.extend(block_wire(block) for block in canvas)
     return {
         "text": tags.text,
         "reply_target": target,
