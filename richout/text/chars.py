@@ -112,7 +112,7 @@ def has_double_bracket(text: str) -> bool:
     """``"[[" in text`` (as :func:`find_str` finds it): most replies hold no ``[`` at all,
     and those that do hold few."""
     if len(text) < _PLAIN_BELOW:
-        return "[[" in text
+        return "[" in text and "[[" in text
     at = text.find("[")
     probes = 0
     while at >= 0:
