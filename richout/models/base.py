@@ -190,7 +190,20 @@ def _blank(cls: type[Model]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[
 
 _BLANKS: dict[type[Model], tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]] = {}
 _new = object.__new__
-_set = object.__setattr__
+# The setters of BaseModel's four slots, called directly: object.__setattr__ looks each slot
+# up by name, and a record assembled with these cost about 1.3 against 1.7 µs (timeit; a
+# walked reply builds a segment per block, a hostile one hundreds of thousands).
+_SLOTS = vars(BaseModel)
+#: Sets a model instance's field values (``__dict__``), bypassing validation.
+set_dict: Callable[[object, dict[str, Any]], None] = _SLOTS["__dict__"].__set__
+#: Sets the names of the fields the instance counts as set (``model_fields_set``).
+set_fields_set: Callable[[object, set[str]], None] = _SLOTS["__pydantic_fields_set__"].__set__
+#: Sets the instance's extra fields (always None: richout's models forbid extras).
+set_extra: Callable[[object, None], None] = _SLOTS["__pydantic_extra__"].__set__
+#: Sets the instance's private attributes (a lazy result's explainer), or None.
+set_private: Callable[[object, dict[str, Any] | None], None] = _SLOTS[
+    "__pydantic_private__"
+].__set__
 _M = TypeVar("_M", bound="Model")
 
 
@@ -202,10 +215,10 @@ def assembled(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M
     :meth:`Model.trusted` merges a template per record, about half the cost of one.
     """
     obj = _new(cls)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
+    set_dict(obj, values)
+    set_fields_set(obj, fields_set)
+    set_extra(obj, None)
+    set_private(obj, None)
     return obj
 
 
@@ -218,10 +231,10 @@ def _instance(cls: type[_M], fields: dict[str, Any], private: dict[str, Any] | N
         if name not in fields:
             values[name] = make()  # a fresh list per result, as validation would give
     obj = _new(cls)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", set(fields))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", private)
+    set_dict(obj, values)
+    set_fields_set(obj, set(fields))
+    set_extra(obj, None)
+    set_private(obj, private)
     return obj
 
 
@@ -280,10 +293,10 @@ class Explained(Model):
             if name not in fields:
                 values[name] = make()
         obj = _new(cls)
-        _set(obj, "__dict__", values)
-        _set(obj, "__pydantic_fields_set__", set(fields))
-        _set(obj, "__pydantic_extra__", None)
-        _set(obj, "__pydantic_private__", {"_explainer": explain, "_explanation": None})
+        set_dict(obj, values)
+        set_fields_set(obj, set(fields))
+        set_extra(obj, None)
+        set_private(obj, {"_explainer": explain, "_explanation": None})
         return obj
 
     @model_validator(mode="wrap")

@@ -11,7 +11,17 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import Any, TypeVar
 
-from richout.models.base import Diagnostic, EditRecord, Explained, Severity, Span
+from richout.models.base import (
+    Diagnostic,
+    EditRecord,
+    Explained,
+    Severity,
+    Span,
+    set_dict,
+    set_extra,
+    set_fields_set,
+    set_private,
+)
 from richout.text.chars import LineIndex
 
 __all__ = [
@@ -32,7 +42,6 @@ Finding = tuple[int, str, int, Severity, str, str | None]
 _E = TypeVar("_E", bound=Explained)
 
 _new = object.__new__
-_set = object.__setattr__
 _ALL_FIELDS = tuple(Diagnostic.model_fields)
 _BY_START_CODE = itemgetter(0, 1)
 
@@ -55,9 +64,8 @@ def diagnostic(
     record, fields set and wire form included (``tests/test_adversarial.py``).
     """
     obj = _new(Diagnostic)
-    _set(
+    set_dict(
         obj,
-        "__dict__",
         {
             "code": code,
             "severity": severity,
@@ -69,9 +77,9 @@ def diagnostic(
             "field": field,
         },
     )
-    _set(obj, "__pydantic_fields_set__", set(_ALL_FIELDS))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
+    set_fields_set(obj, set(_ALL_FIELDS))
+    set_extra(obj, None)
+    set_private(obj, None)
     return obj
 
 
