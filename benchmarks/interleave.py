@@ -1,0 +1,187 @@
+"""Same-process comparison of a revision with the working tree, call by call.
+
+    python benchmarks/interleave.py BEFORE [--rounds 5] [--ops media,reply,render]
+                                   [--by-kind] [--runs 3] [CASE ...]
+
+``compare.py`` installs each side and alternates processes. On a VM whose speed moves by a
+factor of two within minutes (seen on 2026-12-02: the same corpus pass took 39 ms, then
+72 ms), two processes a minute apart can differ by more than the change being measured.
+Here both sides run in one process, one call after the other: ``BEFORE``'s ``richout``
+package is copied out of git into a temporary directory as ``richout_before`` (its own
+imports renamed, the grammars beside it), so both import side by side, and each corpus
+reply is timed ``--rounds`` times per side, alternating, keeping each side's fastest call.
+The table gives each pipeline's corpus total per side and the speed-up (before / after,
+> 1 is faster). ``--by-kind`` adds the totals per kind of reply (``M``: ``media:``, ``T``:
+``[[``, ``E``: ``[embed``, ``F``: a fence; ``-``: none of them).
+
+A CASE is ``family:op`` as in ``compare_families.py`` (``op`` one of ``media``,
+``directives``, ``reply``, ``embed``, ``render``, ``stream``; ``:e`` after it explains):
+the ~1 MB family from ``adversarial.py`` run ``--runs`` times per side, alternating, in
+s/MB (the fastest run of each).
+
+Both sides run from source (pure Python) in this interpreter, with this checkout's corpus
+and families; the installed-wheel comparison stays ``compare.py``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import adversarial  # noqa: E402
+import bench  # noqa: E402
+
+BEFORE_NAME = "richout_before"
+_IMPORT_NAME = re.compile(r"\brichout\b(?=[.\s,;)]|$)", re.MULTILINE)
+_LEFT_IMPORT = re.compile(
+    r"(?m)^\s*(?:from|import)\s+richout\b(?!_)|import_module\(\W*richout\b(?!_)"
+)
+
+
+def load_before(rev: str, into: Path) -> ModuleType:
+    """``rev``'s ``richout`` package, importable as :data:`BEFORE_NAME` from ``into``."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", rev, "richout", "grammars"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    package = into / BEFORE_NAME
+    shutil.move(str(into / "richout"), package)
+    for path in package.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        # Module paths only (``richout.x``, ``import richout``, ``files("richout")``); a
+        # word inside prose changes nothing either way.
+        renamed = _IMPORT_NAME.sub(BEFORE_NAME, source).replace('"richout"', f'"{BEFORE_NAME}"')
+        missed = _LEFT_IMPORT.search(renamed)
+        if missed is not None:
+            # A missed import would run the working tree's code on the "before" side.
+            raise SystemExit(f"{path}: import left unrenamed: {missed.group(0)!r}")
+        path.write_text(renamed, encoding="utf-8")
+    sys.path.insert(0, str(into))
+    return importlib.import_module(BEFORE_NAME)
+
+
+def pipelines(mod: Any, explain: bool = False) -> dict[str, Callable[[str], Any]]:
+    """The pipelines a corpus pass or a CASE can name, from one side's package."""
+
+    def stream(text: str) -> None:
+        p = mod.StreamingParser()
+        for i in range(0, len(text), adversarial.CHUNK):
+            p.feed(text[i : i + adversarial.CHUNK])
+        p.finish()
+
+    return {
+        "media": lambda t: mod.split_media(t, explain=explain),
+        "directives": lambda t: mod.parse_directives(t, explain=explain),
+        "reply": lambda t: mod.parse_reply(t, explain=explain),
+        "embed": lambda t: mod.extract_embeds(t, explain=explain),
+        "render": lambda t: mod.render_reply(t, explain=explain),
+        "stream": stream,
+    }
+
+
+def kind(reply: str) -> str:
+    """The reply's kind for ``--by-kind``: which triggers it holds."""
+    out = ("M" if "media:" in reply.lower() else "") + ("T" if "[[" in reply else "")
+    out += ("E" if "[embed" in reply else "") + ("F" if "```" in reply or "~~~" in reply else "")
+    return out or "-"
+
+
+def corpus(before: Any, after: Any, ops: list[str], rounds: int, by_kind: bool) -> None:
+    """Per pipeline: the sums of each reply's fastest call, both sides alternating."""
+    replies = bench.load_replies()
+    perf = time.perf_counter
+    old, new = pipelines(before), pipelines(after)
+    for r in replies[:200]:  # grammars, caches and specialised bytecode on both sides first
+        for op in ops:
+            old[op](r)
+            new[op](r)
+    print("| pipeline | replies | before ms | after ms | speed-up |\n|---|---|---:|---:|---:|")
+    for op in ops:
+        f_old, f_new = old[op], new[op]
+        totals: dict[str, list[float]] = {}
+        for r in replies:
+            b_old = b_new = float("inf")
+            for _ in range(rounds):
+                t0 = perf()
+                f_old(r)
+                t1 = perf()
+                f_new(r)
+                t2 = perf()
+                b_old = min(b_old, t1 - t0)
+                b_new = min(b_new, t2 - t1)
+            for key in ("all", kind(r)) if by_kind else ("all",):
+                row = totals.setdefault(key, [0, 0.0, 0.0])
+                row[0] += 1
+                row[1] += b_old
+                row[2] += b_new
+        for key, (count, t_old, t_new) in sorted(totals.items(), key=lambda kv: -kv[1][1]):
+            print(
+                f"| {op} ({key}) | {count} | {t_old * 1e3:.2f} | {t_new * 1e3:.2f} "
+                f"| {t_old / t_new:.3f} |"
+            )
+
+
+def cases(before: Any, after: Any, names: list[str], runs: int) -> None:
+    """Each CASE's fastest run per side, in s/MB, alternating."""
+    print("\n| case | before s/MB | after s/MB | speed-up |\n|---|---:|---:|---:|")
+    perf = time.perf_counter
+    for case in names:
+        family, op, *mode = case.split(":")
+        explain = mode == ["e"]
+        text = adversarial.FAMILIES[family](adversarial.family_n(adversarial.FAMILIES[family]))
+        f_old, f_new = pipelines(before, explain)[op], pipelines(after, explain)[op]
+        f_old(text[:3000])
+        f_new(text[:3000])
+        b_old = b_new = float("inf")
+        for _ in range(runs):
+            t0 = perf()
+            f_old(text)
+            t1 = perf()
+            f_new(text)
+            t2 = perf()
+            b_old = min(b_old, t1 - t0)
+            b_new = min(b_new, t2 - t1)
+        mb = len(text) / 2**20
+        print(f"| {case} | {b_old / mb:.3f} | {b_new / mb:.3f} | {b_old / b_new:.3f} |")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("before", help="a git revision (the working tree is the other side)")
+    ap.add_argument("cases", nargs="*", help="family:op[:e] cases (see the module docs)")
+    ap.add_argument("--rounds", type=int, default=5, help="calls per reply and side")
+    ap.add_argument("--runs", type=int, default=3, help="runs per case and side")
+    ap.add_argument("--ops", default="media,reply,render", help="corpus pipelines ('' for none)")
+    ap.add_argument("--by-kind", action="store_true", help="totals per kind of reply too")
+    args = ap.parse_intermixed_args()
+    sys.path.insert(0, str(REPO))
+    after = importlib.import_module("richout")
+    with tempfile.TemporaryDirectory(prefix="richout-interleave-") as tmp:
+        before = load_before(args.before, Path(tmp))
+        print(f"before: {args.before} ({before.__file__})\nafter: working tree ({after.__file__})")
+        ops = [op for op in args.ops.split(",") if op]
+        if ops:
+            corpus(before, after, ops, args.rounds, args.by_kind)
+        if args.cases:
+            cases(before, after, args.cases, args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
