@@ -446,3 +446,24 @@ def test_current_message_id_resolves_reply_to_current_on_chunks() -> None:
     ).feed("[[reply_to_current]] Hi")
     with pytest.raises(InvalidInput):
         StreamingParser(current_message_id=5)  # type: ignore[arg-type]
+
+
+def test_stream_chunks_are_assembled_as_validation_builds_them() -> None:
+    # The parser assembles its chunks directly (stream_chunk); a validated record of the
+    # same values is the same record, with the same set fields and wire form.
+    p = StreamingParser(current_message_id="m1")
+    chunks = [
+        p.feed("[[reply_to_current]] Hello "),
+        p.feed("there\nMEDIA:/tmp/a"),
+        p.feed(".png\n[[reply_to:"),
+        p.finish("x9]] NO_REPLY"),
+    ]
+    seen = [c for c in chunks if c is not None]
+    assert len(seen) >= 3
+    for chunk in seen:
+        fields = {name: getattr(chunk, name) for name in StreamChunk.model_fields}
+        validated = StreamChunk(**fields)
+        assert chunk == validated
+        assert chunk.model_fields_set == validated.model_fields_set
+        assert chunk.to_wire() == validated.to_wire()
+    assert any(c.diagnostics for c in seen) and any(c.reply_to_current for c in seen)

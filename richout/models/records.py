@@ -22,6 +22,7 @@ __all__ = [
     "Segment",
     "StreamChunk",
     "media_segment",
+    "stream_chunk",
     "text_segment",
 ]
 
@@ -186,3 +187,37 @@ class StreamChunk(Model):
     raw_start: int = Field(description="Start of the fed text this call consumed (code points).")
     raw_end: int = Field(description="End of the fed text this call consumed (code points).")
     diagnostics: list[Diagnostic] = Field(default_factory=list)
+
+
+#: Every field of a StreamChunk, as the streaming parser sets them all.
+_CHUNK_FIELDS = frozenset(StreamChunk.model_fields)
+
+
+def stream_chunk(
+    text: str,
+    *,
+    reply_to_id: str | None,
+    reply_to_explicit_id: str | None,
+    reply_to_current: bool,
+    reply_to_tag: bool,
+    audio_as_voice: bool,
+    is_silent: bool,
+    raw_start: int,
+    raw_end: int,
+    diagnostics: list[Diagnostic],
+) -> StreamChunk:
+    """``StreamChunk.trusted(...)`` with every field given, assembled directly: a stream fed
+    64 characters at a time builds one per call (``tests/test_streaming.py`` compares them)."""
+    values = {
+        "text": text,
+        "reply_to_id": reply_to_id,
+        "reply_to_explicit_id": reply_to_explicit_id,
+        "reply_to_current": reply_to_current,
+        "reply_to_tag": reply_to_tag,
+        "audio_as_voice": audio_as_voice,
+        "is_silent": is_silent,
+        "raw_start": raw_start,
+        "raw_end": raw_end,
+        "diagnostics": diagnostics,
+    }
+    return assembled(StreamChunk, values, set(_CHUNK_FIELDS))

@@ -127,6 +127,10 @@ class Facts:
         last line at a ``[``, which is not whitespace).
         """
         f = Facts()
+        if h == self.n:
+            # Nothing is held: a held text ending with its last line feed has no last-line
+            # facts either, so the empty text's facts are the answer.
+            return f
         f.n = self.n - h
         if self.first_open >= h:
             f.first_open = self.first_open - h

@@ -22,12 +22,19 @@ from richout.collector import pauses_collector
 from richout.errors import InvalidInput
 from richout.models import Diagnostic, Reply, Severity, StreamChunk
 from richout.models.diagnostics import diagnostic
+from richout.models.records import stream_chunk
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives
 from richout.tags.pipeline import Finding, PartTags, read_part
 from richout.tags.scan import TagMatch
-from richout.tags.silent import DEFAULT_TOKEN, is_silent_prefix, is_token_only, strip_leading_token
+from richout.tags.silent import (
+    DEFAULT_TOKEN,
+    is_silent_prefix,
+    is_token_only,
+    may_contain_token,
+    strip_leading_token,
+)
 from richout.text.chars import has_double_bracket, js_rtrim, js_trim
 from richout.text.quote import show
 from richout.views.delivery_strip import strip_for_delivery
@@ -185,10 +192,13 @@ class StreamingParser:
         d = self._read_tags(e.text) if has_double_bracket(e.text) else None
         recognised = d is not None and (d.has_reply_tag or d.has_audio_tag)
         text = d.text if d is not None and recognised else e.text
-        silent = is_token_only(text, token) or is_silent_prefix(text, token)
+        # Both token rules need the token in the text: asked once (a 64-character part pays
+        # for each whole-text question).
+        maybe = may_contain_token(text, token)
+        silent = (maybe and is_token_only(text, token)) or is_silent_prefix(text, token)
         if silent:
             text = ""
-        else:
+        elif maybe:
             stripped = strip_leading_token(text, token)
             if stripped is not None:
                 text = stripped
@@ -213,8 +223,8 @@ class StreamingParser:
         if not text and not audio:
             return None
         self._returned_text = self._returned_text or bool(text)
-        return StreamChunk.trusted(
-            text=text,
+        return stream_chunk(
+            text,
             reply_to_id=self._reply_target(),
             reply_to_explicit_id=d.reply_to_explicit_id if d is not None else None,
             reply_to_current=self._reply_to_current,
@@ -274,13 +284,11 @@ class StreamingParser:
         return diagnostic(code, severity, message, start=start, end=end, line=line, column=column)
 
     def _held_diagnostic(self, at: int, rules: list[int]) -> Diagnostic:
-        why = {
-            1: "an unclosed '[[' (a tag may still be completing)",
-            2: "a trailing '[' (it may start a tag)",
-            3: "a MEDIA: line that has not ended (its reference may still be streaming)",
-            4: "a line that may be the start of MEDIA:",
-        }
-        reasons = "; ".join(f"rule 9.2.{r}: {why[r]}" for r in rules)
+        key = tuple(rules)
+        reasons = _HELD_REASONS.get(key)
+        if reasons is None:
+            # One wording per set of rules (at most 15), built once per process.
+            reasons = _HELD_REASONS[key] = "; ".join(f"rule 9.2.{r}: {_HELD_WHY[r]}" for r in rules)
         return self._diag(
             "stream.held",
             "info",
@@ -332,6 +340,16 @@ class StreamingParser:
             )
         )
         return at
+
+
+#: Why each hold-back rule (TAGS.md §9.2) holds text back, for ``stream.held``.
+_HELD_WHY = {
+    1: "an unclosed '[[' (a tag may still be completing)",
+    2: "a trailing '[' (it may start a tag)",
+    3: "a MEDIA: line that has not ended (its reference may still be streaming)",
+    4: "a line that may be the start of MEDIA:",
+}
+_HELD_REASONS: dict[tuple[int, ...], str] = {}
 
 
 @pauses_collector
