@@ -46,6 +46,7 @@ import adversarial  # noqa: E402
 import bench  # noqa: E402
 
 BEFORE_NAME = "richout_before"
+_CASE_OPS = ("media", "directives", "reply", "embed", "render", "stream")
 _IMPORT_NAME = re.compile(r"\brichout\b(?=[.\s,;)]|$)", re.MULTILINE)
 _LEFT_IMPORT = re.compile(
     r"(?m)^\s*(?:from|import)\s+richout\b(?!_)|import_module\(\W*richout\b(?!_)"
@@ -143,6 +144,11 @@ def cases(before: Any, after: Any, names: list[str], runs: int) -> None:
     perf = time.perf_counter
     for case in names:
         family, op, *mode = case.split(":")
+        if family not in adversarial.FAMILIES or op not in _CASE_OPS:
+            raise SystemExit(
+                f"unknown case {case!r}: family:op[:e], a family of "
+                f"{sorted(adversarial.FAMILIES)} and an op of {list(_CASE_OPS)}"
+            )
         explain = mode == ["e"]
         text = adversarial.FAMILIES[family](adversarial.family_n(adversarial.FAMILIES[family]))
         f_old, f_new = pipelines(before, explain)[op], pipelines(after, explain)[op]
