@@ -9,7 +9,8 @@ factor of two within minutes (seen on 2026-12-02: the same corpus pass took 39 m
 Here both sides run in one process, one call after the other: ``BEFORE``'s ``richout``
 package is copied out of git into a temporary directory as ``richout_before`` (its own
 imports renamed, the grammars beside it), so both import side by side, and each corpus
-reply is timed ``--rounds`` times per side, alternating, keeping each side's fastest call.
+reply is timed ``--rounds`` times per side, alternating (and which side goes first),
+keeping each side's fastest call.
 The table gives each pipeline's corpus total per side and the speed-up (before / after,
 > 1 is faster). ``--by-kind`` adds the totals per kind of reply (``M``: ``media:``, ``T``:
 ``[[``, ``E``: ``[embed``, ``F``: a fence; ``-``: none of them).
@@ -103,10 +104,30 @@ def kind(reply: str) -> str:
     return out or "-"
 
 
+def _pair(
+    f_old: Callable[[str], Any], f_new: Callable[[str], Any], text: str, new_first: bool
+) -> tuple[float, float]:
+    """One timed call per side, in the order given: alternating the order across rounds
+    keeps a cost that lands on whichever call runs second (a collection) off one side."""
+    perf = time.perf_counter
+    if new_first:
+        t0 = perf()
+        f_new(text)
+        t1 = perf()
+        f_old(text)
+        t2 = perf()
+        return t2 - t1, t1 - t0
+    t0 = perf()
+    f_old(text)
+    t1 = perf()
+    f_new(text)
+    t2 = perf()
+    return t1 - t0, t2 - t1
+
+
 def corpus(before: Any, after: Any, ops: list[str], rounds: int, by_kind: bool) -> None:
     """Per pipeline: the sums of each reply's fastest call, both sides alternating."""
     replies = bench.load_replies()
-    perf = time.perf_counter
     old, new = pipelines(before), pipelines(after)
     for r in replies[:200]:  # grammars, caches and specialised bytecode on both sides first
         for op in ops:
@@ -118,14 +139,10 @@ def corpus(before: Any, after: Any, ops: list[str], rounds: int, by_kind: bool) 
         totals: dict[str, list[float]] = {}
         for r in replies:
             b_old = b_new = float("inf")
-            for _ in range(rounds):
-                t0 = perf()
-                f_old(r)
-                t1 = perf()
-                f_new(r)
-                t2 = perf()
-                b_old = min(b_old, t1 - t0)
-                b_new = min(b_new, t2 - t1)
+            for i in range(rounds):
+                t_old, t_new = _pair(f_old, f_new, r, i % 2 == 1)
+                b_old = min(b_old, t_old)
+                b_new = min(b_new, t_new)
             for key in ("all", kind(r)) if by_kind else ("all",):
                 row = totals.setdefault(key, [0, 0.0, 0.0])
                 row[0] += 1
@@ -141,7 +158,6 @@ def corpus(before: Any, after: Any, ops: list[str], rounds: int, by_kind: bool) 
 def cases(before: Any, after: Any, names: list[str], runs: int) -> None:
     """Each CASE's fastest run per side, in s/MB, alternating."""
     print("\n| case | before s/MB | after s/MB | speed-up |\n|---|---:|---:|---:|")
-    perf = time.perf_counter
     for case in names:
         family, op, *mode = case.split(":")
         if family not in adversarial.FAMILIES or op not in _CASE_OPS:
@@ -155,14 +171,10 @@ def cases(before: Any, after: Any, names: list[str], runs: int) -> None:
         f_old(text[:3000])
         f_new(text[:3000])
         b_old = b_new = float("inf")
-        for _ in range(runs):
-            t0 = perf()
-            f_old(text)
-            t1 = perf()
-            f_new(text)
-            t2 = perf()
-            b_old = min(b_old, t1 - t0)
-            b_new = min(b_new, t2 - t1)
+        for i in range(runs):
+            t_old, t_new = _pair(f_old, f_new, text, i % 2 == 1)
+            b_old = min(b_old, t_old)
+            b_new = min(b_new, t_new)
         mb = len(text) / 2**20
         print(f"| {case} | {b_old / mb:.3f} | {b_new / mb:.3f} | {b_old / b_new:.3f} |")
 

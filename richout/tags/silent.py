@@ -207,7 +207,9 @@ def is_silent_prefix(text: str, token: str = DEFAULT_TOKEN) -> bool:
     """TAGS.md §9.3 step 2: the left-trimmed text could be the start of a streamed token."""
     upper_token = token.upper()
     u = js_ltrim(text)
-    if not u or utf16_len(u) > utf16_len(upper_token):
+    # A code point is one or two UTF-16 units: a text more than twice the token's code
+    # points is longer in units too, whatever it holds (a streamed part usually is).
+    if not u or len(u) > 2 * len(upper_token) or utf16_len(u) > utf16_len(upper_token):
         return False
     if u != u.upper() or utf16_len(u) < 2 or not upper_token.startswith(u):
         return False

@@ -178,6 +178,10 @@ class Fed:
         """Characters ``[a, b)`` of the fed text (cost O(b - a) plus the chunks crossed)."""
         if a >= b:
             return ""
+        last = self.starts[-1]
+        if a >= last:
+            # Inside the newest chunk, where a stream's parts mostly lie.
+            return self.chunks[-1][a - last : b - last]
         k = bisect.bisect_right(self.starts, a) - 1
         parts: list[str] = []
         while k < len(self.chunks) and self.starts[k] < b:

@@ -18,7 +18,7 @@ last :meth:`StreamingParser.reset`.
 
 from __future__ import annotations
 
-from richout.collector import pauses_collector
+from richout.collector import gc_pause_threshold, pauses_collector
 from richout.errors import InvalidInput
 from richout.models import Diagnostic, Reply, Severity, StreamChunk
 from richout.models.diagnostics import diagnostic
@@ -182,7 +182,12 @@ class StreamingParser:
         out = None
         if emitted:
             unit = Emitted(emitted, start, end, had_tail, held_sep, final)
-            out = _process_paused(emitted, self, unit, diags)
+            limit = gc_pause_threshold()
+            if limit is not None and len(emitted) >= limit:
+                out = _process_paused(emitted, self, unit, diags)
+            else:
+                # A short part (most of them) skips the pausing wrapper's argument packing.
+                out = self._process(unit, diags)
         self._diagnostics.extend(diags)
         return out
 
