@@ -18,7 +18,7 @@ The table gives each pipeline's corpus total per side and the speed-up (before /
 A CASE is ``family:op`` as in ``compare_families.py`` (``op`` one of ``media``,
 ``directives``, ``reply``, ``embed``, ``render``, ``stream``; ``:e`` after it explains):
 the ~1 MB family from ``adversarial.py`` run ``--runs`` times per side, alternating, in
-s/MB (the fastest run of each).
+s/MB (the fastest run of each), with a full collection before each run.
 
 Both sides run from source (pure Python) in this interpreter, with this checkout's corpus
 and families; the installed-wheel comparison stays ``compare.py``'s.
@@ -27,6 +27,7 @@ and families; the installed-wheel comparison stays ``compare.py``'s.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import re
 import shutil
@@ -105,24 +106,32 @@ def kind(reply: str) -> str:
 
 
 def _pair(
-    f_old: Callable[[str], Any], f_new: Callable[[str], Any], text: str, new_first: bool
+    f_old: Callable[[str], Any],
+    f_new: Callable[[str], Any],
+    text: str,
+    new_first: bool,
+    collect: bool = False,
 ) -> tuple[float, float]:
     """One timed call per side, in the order given: alternating the order across rounds
-    keeps a cost that lands on whichever call runs second (a collection) off one side."""
+    keeps a cost that lands on whichever call runs second off one side. ``collect``: a
+    full collection before each call, so that the garbage of a ~1 MB call is not collected
+    inside the next one's timing (the pipelines pause the collector only once they run)."""
     perf = time.perf_counter
-    if new_first:
+    times = {}
+    for side, fn in (
+        (("new", f_new), ("old", f_old))
+        if new_first
+        else (
+            ("old", f_old),
+            ("new", f_new),
+        )
+    ):
+        if collect:
+            gc.collect()
         t0 = perf()
-        f_new(text)
-        t1 = perf()
-        f_old(text)
-        t2 = perf()
-        return t2 - t1, t1 - t0
-    t0 = perf()
-    f_old(text)
-    t1 = perf()
-    f_new(text)
-    t2 = perf()
-    return t1 - t0, t2 - t1
+        fn(text)
+        times[side] = perf() - t0
+    return times["old"], times["new"]
 
 
 def corpus(before: Any, after: Any, ops: list[str], rounds: int, by_kind: bool) -> None:
@@ -172,7 +181,7 @@ def cases(before: Any, after: Any, names: list[str], runs: int) -> None:
         f_new(text[:3000])
         b_old = b_new = float("inf")
         for i in range(runs):
-            t_old, t_new = _pair(f_old, f_new, text, i % 2 == 1)
+            t_old, t_new = _pair(f_old, f_new, text, i % 2 == 1, collect=True)
             b_old = min(b_old, t_old)
             b_new = min(b_new, t_new)
         mb = len(text) / 2**20
