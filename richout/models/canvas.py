@@ -82,7 +82,7 @@ def preview_record(
     style: str | None,
 ) -> CanvasPreview:
     """``CanvasPreview(url=url, view_id=view_id, ...)`` from values of the declared types,
-    assembled without validation (the embed rules compute them; ``tests/test_embed.py``
+    assembled without validation (the embed rules compute them; ``tests/test_render.py``
     compares both)."""
     values = {
         "kind": "canvas",
