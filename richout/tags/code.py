@@ -81,7 +81,8 @@ class StageCode:
     def has_fences(self) -> bool:
         """Could the text hold a fenced block (a run of three backticks or tildes)?"""
         if self._fences is None:
-            # Substring tests run at memchr speed; a regex alternation tries every offset.
+            # Substring tests found from their first character (contains()); a regex
+            # alternation tries every offset.
             self._fences = contains(self.text, "```") or contains(self.text, "~~~")
         return self._fences
 
