@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from richout.text.chars import find_str
+from richout.text.chars import contains, find_str
 
 __all__ = [
     "CONTAINERISH",
@@ -20,7 +20,21 @@ __all__ = [
     "container_content",
     "delimiter_row_follows",
     "indent_columns",
+    "may_have_blocks",
 ]
+
+
+def may_have_blocks(text: str) -> bool:
+    """False when ``text`` cannot hold a fenced or indented code block.
+
+    A fence needs a run of three backticks or tildes, indented code four columns of
+    indentation (four spaces or a tab), whatever containers surround it; substring tests
+    answer that without the Markdown parse (the three-character ones through
+    :func:`~richout.text.chars.contains`: a plain ``in`` reads the whole text at about
+    1 ns a character).
+    """
+    return "\t" in text or contains(text, "```") or contains(text, "~~~") or "    " in text
+
 
 _LONE_CR = re.compile(r"\r(?!\n)")
 #: A line prefix that is only blanks and container markers (block quotes, list items).

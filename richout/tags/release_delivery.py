@@ -12,8 +12,8 @@ from __future__ import annotations
 import bisect
 
 from richout.markdown.codemap import CodeMap
+from richout.markdown.linescan import may_have_blocks
 from richout.tags.release_reader import ReleaseTagReader, malformed_prefix_end
-from richout.tags.release_whitespace import may_have_blocks
 from richout.tags.scan import ws_end
 from richout.text.chars import is_js_ws, js_ltrim, js_rtrim
 

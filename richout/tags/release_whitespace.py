@@ -42,7 +42,7 @@ from typing import Literal
 from richout.markdown.codemap import CodeMap, Region
 from richout.text.chars import JS_WS_CLASS, is_js_ws, js_rtrim
 
-__all__ = ["TailMode", "may_have_blocks", "normalize"]
+__all__ = ["TailMode", "normalize"]
 
 # "x  y" -> "x y": two visible characters around a run of 2+ spaces/tabs. Linear: only a
 # visible character starts a match, and it scans just the run that follows it. The release
@@ -110,11 +110,6 @@ def _line_end(text: str, pos: int) -> int:
     cr = text.find("\r", pos)
     ends = [e for e in (nl, cr) if e >= 0]
     return min(ends) if ends else len(text)
-
-
-def may_have_blocks(text: str) -> bool:
-    """False when ``text`` cannot hold a fenced or indented code block (substring tests)."""
-    return "```" in text or "~~~" in text or "\t" in text or "    " in text
 
 
 def _close_gap(m: re.Match[str]) -> str:

@@ -110,22 +110,9 @@ def contains(text: str, needle: str) -> bool:
 
 
 def has_double_bracket(text: str) -> bool:
-    """``"[[" in text`` (as :func:`find_str` finds it): most replies hold no ``[`` at all,
-    and those that do hold few."""
-    if len(text) < _PLAIN_BELOW:
-        return "[" in text and "[[" in text
-    at = text.find("[")
-    probes = 0
-    while at >= 0:
-        # Written out (not contains()): asked several times per reply by every pipeline.
-        if text.startswith("[", at + 1):
-            return True
-        probes += 1
-        if probes == _PROBES:
-            return text.find("[[", at + 2) >= 0
-        # text[at + 1] is no "[", so no "[[" starts there either.
-        at = text.find("[", at + 2)
-    return False
+    """``"[[" in text``: most replies hold no ``[`` at all (one single-character test), and
+    those that do hold few (:func:`contains` probes them)."""
+    return "[" in text and contains(text, "[[")
 
 
 def collapse_blank_runs(s: str) -> str:

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from richout.collector import pauses_collector
 from richout.errors import require_str
 from richout.markdown.codemap import CodeMap
+from richout.markdown.linescan import may_have_blocks
 from richout.tags.parse import read_audio_tag
 from richout.tags.scan import TAG_HEAD, ReplyTagReader, TagMatch, ws_end
-from richout.text.chars import contains, has_double_bracket, is_js_ws, js_ltrim, js_rtrim
+from richout.text.chars import has_double_bracket, is_js_ws, js_ltrim, js_rtrim
 from richout.text.patch import Edit, Patch, apply, compose, patch_from_pieces
 
 __all__ = ["Removed", "Strip", "delivery_strip", "strip_for_delivery"]
@@ -40,17 +41,6 @@ class Strip:
     removed: tuple[Removed, ...]
 
 
-def _may_have_blocks(text: str) -> bool:
-    """False when ``text`` cannot hold a fenced or indented code block.
-
-    A fence needs a run of three backticks or tildes, indented code four columns of
-    indentation (four spaces or a tab), whatever containers surround it; substring tests
-    answer that without the Markdown parse.
-    """
-    # contains(): a three-character `in` reads the whole text at about 1 ns a character.
-    return "\t" in text or contains(text, "```") or contains(text, "~~~") or "    " in text
-
-
 def _block_starts_in(code: CodeMap, lo: int, hi: int) -> bool:
     """Does a fenced or indented code block start in ``(lo, hi]``?"""
     starts = code.full().block_starts
@@ -64,7 +54,7 @@ def _trim_preserving_code(text: str) -> tuple[int, int]:
     if first >= len(text):
         return 0, 0
     keep = first
-    if first > 0 and _may_have_blocks(text):
+    if first > 0 and may_have_blocks(text):
         parse = CodeMap(text).full()
         k = bisect.bisect_right(parse.block_starts, first) - 1
         if k >= 0 and first < parse.block_ends[k]:
@@ -79,7 +69,7 @@ def strip_for_delivery(text: str) -> Strip:
     n = len(text)
     reader = ReplyTagReader(text)
     code = CodeMap(text)
-    blocks = _may_have_blocks(text)
+    blocks = may_have_blocks(text)
     pieces: list[tuple[int, int, str | None]] = []
     removed: list[Removed] = []
     search = 0
