@@ -21,6 +21,7 @@ from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 
 import richout
 from richout.markdown.codemap import CodeMap
+from richout.media import fates as media_fates
 from richout.media import payload as media_payload
 from richout.media import pipeline as media_pipeline
 from richout.media import regroup as media_regroup
@@ -501,10 +502,12 @@ def _compare_shortcut(name: str, text: str, profile: str, narrow: bool) -> None:
     never = re.compile(r"(?!)")
     off = [
         (Walker, name, lambda self, *args: False),
-        (media_payload, "_plain_path", lambda s: False),
+        (media_payload, "plain_path", lambda s: False),
+        (media_fates, "plain_path", lambda s: False),
         (media_payload, "plain_path_run", lambda *args: False),
         (media_payload, "_WORDS_AND_SPACES", never),
-        (media_payload, "WORD_TOKEN", never),
+        (media_fates, "WORD_TOKEN", never),
+        (media_fates, "APART_MIN_TOKENS", 1 << 62),
         (media_regroup, "WORD_TOKEN", never),
         (media_regroup, "PLAIN_PATH", never),
     ]

@@ -342,7 +342,7 @@ tokens = (
 def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: bool) -> None:
     """A word or plain absolute path is answered from its characters; the answer must be
     the general steps' (cleaning, file prefix, root, §7), under every profile."""
-    from richout.media import payload as pl
+    from richout.media import fates as fa
     from richout.media import regroup as rg
 
     p = " " + token + " "
@@ -350,7 +350,7 @@ def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: 
     judge = Judge(PROFILES[name])
     cl = Cleaner(p)
     assert rg.token_facts(p, cl, a, b, {}) == rg.read_token_facts(p, cl, a, b)
-    assert pl._part_fate(p, cl, a, b, judge, bare=bare) == pl._read_part_fate(
+    assert fa.part_fate(p, cl, a, b, judge, bare=bare) == fa._read_part_fate(
         p, cl, a, b, judge, bare=bare
     )
 
@@ -384,7 +384,7 @@ def test_a_payload_of_words_reads_as_the_general_steps(p: str, name: str) -> Non
     steps' (every part left visible, the fallback refused), under every profile."""
     from richout.media import payload as pl
 
-    general = pl._read_payload(p, Judge(PROFILES[name]), pl.PayloadResult())
+    general = pl._read_payload(p, Judge(PROFILES[name]), pl.PayloadResult(), lane=False)
     assert analyse_payload(p, Judge(PROFILES[name])) == general
 
 
@@ -413,7 +413,7 @@ def test_a_payload_of_plain_paths_reads_as_the_general_steps(p: str, name: str) 
     from richout.media import payload as pl
 
     for q in (p, p.rstrip(JS_WS)):
-        general = pl._read_payload(q, Judge(PROFILES[name]), pl.PayloadResult())
+        general = pl._read_payload(q, Judge(PROFILES[name]), pl.PayloadResult(), lane=False)
         assert analyse_payload(q, Judge(PROFILES[name])) == general
 
 
@@ -431,6 +431,79 @@ def test_words_and_plain_paths_take_their_short_paths(monkeypatch: pytest.Monkey
         analyse_payload(" x0 /a ", Judge())
     res = analyse_payload("/a /b.png\t/c ", Judge())
     assert [i.value for i in res.accepted] == ["/a", "/b.png", "/c"]
+
+
+# Tokens for payloads long enough for the lane of tokens that stay apart: rooted ones
+# ("/", "/a.png", "~/x"), independent ones (URLs, "C:\\x"), words, and dependent ones that
+# a rooted token before them may absorb ("b", "x.png", "a)"), with wrappers and JSON tails.
+_APART_TOKENS = [
+    "/",
+    "~",
+    "~/x",
+    "/a.png",
+    "/a",
+    "./b",
+    "../c",
+    "C:\\x",
+    "https://example.com/a.png",
+    "b",
+    "x.png",
+    "a)",
+    "(a",
+    '"/q"',
+    "`/r`",
+    '/z.png"]',
+    "é",
+    "file:/a",
+    "media:/x",
+    "..",
+]
+_SEPARATORS = [" ", "  ", "\t", " \u00a0", "\u3000"]
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.sampled_from(_APART_TOKENS) | tokens, min_size=1, max_size=4).flatmap(
+        lambda alphabet: st.lists(st.sampled_from(alphabet), min_size=14, max_size=48)
+    ),
+    st.lists(st.sampled_from(_SEPARATORS), min_size=48, max_size=48),
+    st.sampled_from(["", " ", "\t"]),
+    st.sampled_from(sorted(PROFILES)),
+)
+@example(["/", "~"] * 10, [" "] * 48, "", "next")
+@example(["/a", "b"] * 10, [" "] * 48, "", "next")
+def test_a_payload_of_tokens_apart_reads_as_the_general_steps(
+    toks: list[str], seps: list[str], edge: str, name: str
+) -> None:
+    """Many tokens from a small alphabet (repeats, as hostile payloads have): the lane's
+    result (:func:`richout.media.fates.tokens_apart`), field for field, is the general
+    steps' (regroup, then a verdict per part), and the oracle's, under every profile."""
+    from richout.media import payload as pl
+
+    p = edge + "".join(t + s for t, s in zip(toks, seps, strict=False)) + edge
+    profile = PROFILES[name]
+    general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
+    assert analyse_payload(p, Judge(profile)) == general
+    assert analyse_payload(p, Judge(profile, explains=False)) == general
+    _assert_reads_as_the_oracle(p, profile)
+
+
+def test_the_lane_of_tokens_apart_is_taken_and_declined() -> None:
+    """The lane answers payloads whose tokens cannot join (else the property above would
+    compare the general steps with themselves) and declines one where a token may join the
+    rooted token before it, or one of too few tokens."""
+    from richout.media import fates as fa
+    from richout.media.cleaning import Cleaner as Cl
+
+    def lane(p: str) -> bool:
+        return fa.tokens_apart(p, Cl(p), Judge(), PayloadResult()) is not None
+
+    assert lane(" / ~" * 20) and lane(" x y" * 20) and lane(" /a.png https://e.com/b" * 20)
+    assert not lane(" /a b" * 20)  # "b" begins no source: it may join "/a"
+    assert not lane(" / ~" * 3)  # under APART_MIN_TOKENS
+    assert not lane('"/a" /b' * 20)  # a quoted head: unwrapped or a list
+    res = analyse_payload("MEDIA:"[6:] + " / ~" * 20, Judge())
+    assert [i.value for i in res.accepted] == ["/"] * 20 and len(res.counted) == 20
 
 
 def test_token_classes_cover_what_they_claim() -> None:

@@ -12,7 +12,7 @@ many distinct tokens is made of) from its characters alone.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from itertools import repeat
 
 from richout.media.cleaning import (
@@ -24,161 +24,26 @@ from richout.media.cleaning import (
     split_parts,
     unwrap_bounds,
 )
-from richout.media.regroup import (
-    WORD_CHARS,
-    WORD_TOKEN,
-    is_plain_path,
-    plain_path_run,
-    regroup,
+from richout.media.fates import (
+    ACCEPTED,
+    COUNTED,
+    LEFT,
+    LIST_OPEN,
+    Item,
+    PayloadResult,
+    fate,
+    part_fate,
+    plain_path,
+    tokens_apart,
 )
-from richout.policy import (
-    OK,
-    Policy,
-    Verdict,
-    check_reference,
-    is_valid_reference,
-    strip_file_prefix,
-)
-from richout.policy.local import (
-    is_traversal_or_unsupported_home,
-    looks_local,
-)
+from richout.media.judge import Judge
+from richout.media.regroup import WORD_CHARS, plain_path_run, regroup
+from richout.policy import strip_file_prefix
+from richout.policy.local import looks_local
 from richout.policy.verdict import MAX_REFERENCE_UNITS
-from richout.profiles import NEXT, Profile
 from richout.text.chars import JS_WS, has_js_ws, js_trim
 
 __all__ = ["Item", "Judge", "PayloadResult", "analyse_payload", "is_words_payload"]
-
-#: first characters an explicit quoted list can start with (after whitespace)
-_LIST_OPEN = frozenset("\"'`[")
-
-
-class Judge:
-    """MEDIA §7 verdicts for one reply under one profile, each candidate judged once.
-
-    The reference validates the same string several times (per part, whole-payload
-    fallback, and richout again to explain a rejection), and a remote verdict parses a URL.
-    The switches are normalised to what can change the answer: *spaces* only for strings
-    holding whitespace, *bare filenames* never for http(s):// or media:// strings.
-
-    A gateway's :class:`~richout.policy.Policy` is kept apart: :meth:`verdict` and
-    :meth:`ok` stay the profile's baseline (the payload is read as without a policy), and
-    :meth:`narrowed` judges a reference the baseline accepted.
-    """
-
-    __slots__ = ("_memo", "_narrowed", "_passes", "explains", "policy", "profile")
-
-    def __init__(
-        self, profile: Profile = NEXT, policy: Policy | None = None, *, explains: bool = True
-    ) -> None:
-        self.profile = profile
-        self.policy = policy
-        #: False: only :meth:`ok` is asked (a walk without explanations), and it is answered
-        #: by :func:`~richout.policy.is_valid_reference`, which builds no reason text
-        self.explains = explains
-        self._memo: dict[tuple[str, bool, bool], Verdict] = {}
-        self._passes: dict[tuple[str, bool, bool], bool] = {}
-        self._narrowed: dict[str, Verdict] = {}
-
-    def narrowed(self, reference: str) -> Verdict:
-        """The policy's verdict on an accepted ``reference`` (``OK`` without a policy)."""
-        if self.policy is None:
-            return OK
-        v = self._narrowed.get(reference)
-        if v is None:
-            v = self.policy.check(reference)
-            self._narrowed[reference] = v
-        return v
-
-    @staticmethod
-    def _key(candidate: str, spaces: bool, bare: bool) -> tuple[str, bool, bool]:
-        """The memo key: the switches kept only where they can change the answer, so that
-        a fallback asking again with both on finds the first answer."""
-        if spaces and not has_js_ws(candidate):
-            spaces = False
-        if bare:
-            head = strip_file_prefix(candidate[:15])[:8].lower()
-            if head.startswith(("http://", "https://", "media://")):
-                bare = False
-        return candidate, spaces, bare
-
-    def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
-        """``check_reference`` with the given switches, memoised."""
-        key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
-        v = self._memo.get(key)
-        if v is None:
-            v = check_reference(
-                candidate, allow_spaces=key[1], allow_bare_filename=key[2], profile=self.profile
-            )
-            self._memo[key] = v
-        return v
-
-    def decided(self, candidate: str, passes: bool) -> None:
-        """Remember ``is_valid_reference(candidate)`` (no switches), asked by the caller."""
-        self._passes[candidate, False, False] = passes
-
-    def ok(self, candidate: str, spaces: bool = False, bare: bool = False) -> bool:
-        """Is ``candidate`` acceptable (§7)?"""
-        if self.explains:
-            return self.verdict(candidate, spaces, bare).ok
-        # The bare decision, equal to the verdict's (tests/test_policy.py and the security
-        # tables prove it): the reason texts cost more than the decision on a word.
-        key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
-        passes = self._passes.get(key)
-        if passes is None:
-            passes = self._passes[key] = is_valid_reference(
-                candidate, allow_spaces=key[1], allow_bare_filename=key[2], profile=self.profile
-            )
-        return passes
-
-
-@dataclass
-class Item:
-    """One accepted reference with where it came from (payload offsets)."""
-
-    value: str
-    start: int
-    end: int
-    #: the serialized-JSON cut shortened it (§6.1 step 3)
-    cut: bool = False
-    #: ``part``, ``unwrapped``, ``rescue`` (§6.8) or ``fallback`` (§6.9)
-    source: str = "part"
-    #: regrouped (§6.6) after a first token that already ended with a file extension
-    absorbed: bool = False
-    #: what cleaning removed after the value (wrapper characters, a JSON tail)
-    tail: str = ""
-
-
-@dataclass
-class PayloadResult:
-    """What one payload yields (MEDIA §6-§9); offsets are payload offsets."""
-
-    accepted: list[Item] = field(default_factory=list)
-    #: leftover parts that stay visible (§6.7), as bounds
-    leftovers: list[tuple[int, int]] = field(default_factory=list)
-    #: ``trim(V)`` looks local or starts with the file prefix (§9.2)
-    looks_local: bool = False
-    #: parts judged and not accepted (§6.7): ``(start, end, candidate, spaces, visible)``;
-    #: ``visible`` is False for a part discarded silently (traversal with spaces)
-    rejected: list[tuple[int, int, str, bool, bool]] = field(default_factory=list)
-    #: the §6.9 fallback that was tried and failed: ``(start, end, candidate)``
-    fallback_failed: tuple[int, int, str] | None = None
-    #: number of parts (§6.6)
-    parts: int = 0
-    #: bounds of the whole-payload value V after trimming (for payload-level diagnostics)
-    value_bounds: tuple[int, int] = (0, 0)
-    #: the whole-payload value was unwrapped from quotes (U set)
-    unwrapped: str | None = None
-    #: rejected parts that look like media sources, hidden and counted (profile ``next``):
-    #: ``(start, end, candidate)``
-    counted: list[tuple[int, int, str]] = field(default_factory=list)
-    #: the payload was an explicit quoted list (PROFILES.md rule 3)
-    quoted_list: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """At least one reference was accepted."""
-        return bool(self.accepted)
 
 
 #: A payload of words and spaces only (:func:`_words_only`); one character class, so the
@@ -192,10 +57,10 @@ def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
     Such a payload is no list, is not unwrapped, is one part, and its whole-payload value is
     the payload itself: the general path reduces to one clean, one verdict, the count of a
     hidden rejection, and the bare-filename fallback. Most directives take this path. A
-    plain absolute path (:func:`_plain_path`) is accepted whole and looks local, without the
+    plain absolute path (:func:`plain_path`) is accepted whole and looks local, without the
     clean and the verdict (:func:`_read_single_token`).
     """
-    if _plain_path(p):
+    if plain_path(p):
         n = len(p)
         res.parts = 1
         res.value_bounds = (0, n)
@@ -246,7 +111,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         judge = Judge()
     res = PayloadResult()
     n = len(p)
-    if n and p[0] not in _LIST_OPEN and not has_js_ws(p):
+    if n and p[0] not in LIST_OPEN and not has_js_ws(p):
         return _single_token(p, judge, res)
     if is_words_payload(p):
         return _words_only(p, res)
@@ -301,11 +166,19 @@ def _words_only(p: str, res: PayloadResult) -> PayloadResult:
     return res
 
 
-def _read_payload(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
-    """:func:`analyse_payload` by the general steps."""
+def _read_payload(p: str, judge: Judge, res: PayloadResult, *, lane: bool = True) -> PayloadResult:
+    """:func:`analyse_payload` by the general steps; with ``lane``, a payload of many tokens
+    none of which can join another is read by :func:`~richout.media.fates.tokens_apart`."""
     cl = Cleaner(p)
-    parts, stripped, vs, ve = _read_parts(p, cl, judge, res)
-    accepted, leftovers = _judge_parts(p, cl, parts, judge, res)
+    apart = tokens_apart(p, cl, judge, res) if lane else None
+    later: Iterable[tuple[int, int]]
+    if apart is not None:
+        accepted, leftovers, later = apart
+        stripped, vs, ve = None, 0, len(p)
+    else:
+        parts, stripped, vs, ve = _read_parts(p, cl, judge, res)
+        accepted, leftovers = _judge_parts(p, cl, parts, judge, res)
+        later = ((a, b) for a, b, _ in parts[1:])
     members = res.quoted_list
     unwrapped = res.unwrapped
     value = p[vs:ve]
@@ -319,7 +192,7 @@ def _read_payload(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
         and leftovers
         and has_js_ws(value)
         and res.looks_local
-        and not any(begins_independent_at(cl, a, b) for a, b, _ in parts[1:])
+        and not any(begins_independent_at(cl, a, b) for a, b in later)
     ):
         fa, fb, fcut = cl.bounds(vs, ve)
         rescue = p[fa:fb]
@@ -365,7 +238,7 @@ def _read_parts(
     profile = judge.profile
     n = len(p)
     head = p.lstrip(JS_WS)[:1]
-    members = quoted_list(p) if profile.quoted_lists and head in _LIST_OPEN else None
+    members = quoted_list(p) if profile.quoted_lists and head in LIST_OPEN else None
     ub = unwrap_bounds(p, 0, n) if head and head in QUOTES else None
     stripped = p[ub[0] : ub[1]] if ub is not None else None
     unwrapped = None if members is not None else stripped
@@ -396,7 +269,8 @@ def _judge_parts(
 
     Returns the accepted items and the visible leftovers; rejections go to ``res``. Unless
     the payload was unwrapped as a whole, a part's fate is a function of its text (under one
-    profile and one reading), so it is decided once per distinct text (:func:`_part_fate`).
+    profile and one reading), so it is decided once per distinct text
+    (:func:`~richout.media.fates.part_fate`).
     """
     unwrapped = res.unwrapped
     bare = res.quoted_list
@@ -408,10 +282,10 @@ def _judge_parts(
     for a, b, absorbed in parts:
         key = p[a:b]
         if unwrapped is None:
-            fate = memo.get(key)
-            if fate is None:
-                fate = memo[key] = _part_fate(p, cl, a, b, judge, bare=bare)
-            fx, fy, cut, kind = fate
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = part_fate(p, cl, a, b, judge, bare=bare)
+            fx, fy, cut, kind = known
             candidate = key[fx:fy]
             tail = key[fy:]
         else:
@@ -420,68 +294,15 @@ def _judge_parts(
             unwrap_all = unwrapped or judge.profile.unwrap_quoted_parts
             candidate = unwrapped if unwrap_all else key
             cut, tail = False, ""
-            kind = _fate(judge, candidate, key, bare)
-        if kind == _ACCEPTED:
+            kind = fate(judge, candidate, key, bare)
+        if kind == ACCEPTED:
             accepted.append(Item(candidate, a, b, cut, "part", absorbed == 1, tail))
-        elif kind == _COUNTED:
+        elif kind == COUNTED:
             counted.append((a, b, candidate))
             rejected.append((a, b, candidate, True, False))
-        elif kind == _LEFT:
+        elif kind == LEFT:
             leftovers.append((a, b))
             rejected.append((a, b, candidate, True, True))
         else:
             rejected.append((a, b, candidate, True, False))
     return accepted, leftovers
-
-
-# The fate of one part (§6.7): accepted, hidden and counted, left visible, dropped silently.
-_ACCEPTED, _COUNTED, _LEFT, _DROPPED = range(4)
-
-
-def _fate(judge: Judge, candidate: str, part: str, bare: bool) -> int:
-    """§6.7 for a part as written (``part``) and the candidate read from it."""
-    if judge.ok(candidate, True, bare):
-        return _ACCEPTED
-    if judge.profile.hide_rejected and (begins_independent(candidate) or looks_local(candidate)):
-        return _COUNTED
-    if not has_js_ws(part) or not is_traversal_or_unsupported_home(candidate):
-        return _LEFT
-    return _DROPPED
-
-
-def _part_fate(
-    p: str, cl: Cleaner, a: int, b: int, judge: Judge, *, bare: bool
-) -> tuple[int, int, bool, int]:
-    """``(start, end, cut, fate)`` of the part ``p[a:b]``: its candidate's bounds (offsets
-    into the part), whether the JSON tail was cut, and its :func:`_fate`.
-
-    Unwrapping and cleaning read nothing outside the slice, so the answer depends on the
-    part's text alone; a word is left visible and a plain absolute path accepted without
-    cleaning or judging them (:data:`WORD_TOKEN`, :data:`PLAIN_PATH`).
-    """
-    part = p[a:b]
-    if WORD_TOKEN.fullmatch(part) is not None:
-        return 0, b - a, False, _LEFT
-    if _plain_path(part):
-        return 0, b - a, False, _ACCEPTED
-    return _read_part_fate(p, cl, a, b, judge, bare=bare)
-
-
-def _plain_path(s: str) -> bool:
-    """A :data:`PLAIN_PATH` within ``MAX_REFERENCE_UNITS``: cleaning keeps it whole, it
-    looks local, and §7 accepts it under every profile (with or without spaces or bare
-    names allowed)."""
-    return is_plain_path(s) and len(s) <= MAX_REFERENCE_UNITS
-
-
-def _read_part_fate(
-    p: str, cl: Cleaner, a: int, b: int, judge: Judge, *, bare: bool
-) -> tuple[int, int, bool, int]:
-    """:func:`_part_fate` by the general steps: unwrap or clean, then judge (§6.7)."""
-    cut = False
-    qb = unwrap_bounds(p, a, b) if judge.profile.unwrap_quoted_parts and p[a] in QUOTES else None
-    if qb is not None:
-        ca, cb = qb
-    else:
-        ca, cb, cut = cl.bounds(a, b)
-    return ca - a, cb - a, cut, _fate(judge, p[ca:cb], p[a:b], bare)

@@ -1,0 +1,99 @@
+"""MEDIA §7 verdicts for one reply, memoised (:class:`Judge`).
+
+Apart from :mod:`richout.media.payload`, which reads payloads with it, so that the payload
+module keeps to its steps.
+"""
+
+from __future__ import annotations
+
+from richout.policy import (
+    OK,
+    Policy,
+    Verdict,
+    check_reference,
+    is_valid_reference,
+    strip_file_prefix,
+)
+from richout.profiles import NEXT, Profile
+from richout.text.chars import has_js_ws
+
+__all__ = ["Judge"]
+
+
+class Judge:
+    """MEDIA §7 verdicts for one reply under one profile, each candidate judged once.
+
+    The reference validates the same string several times (per part, whole-payload
+    fallback, and richout again to explain a rejection), and a remote verdict parses a URL.
+    The switches are normalised to what can change the answer: *spaces* only for strings
+    holding whitespace, *bare filenames* never for http(s):// or media:// strings.
+
+    A gateway's :class:`~richout.policy.Policy` is kept apart: :meth:`verdict` and
+    :meth:`ok` stay the profile's baseline (the payload is read as without a policy), and
+    :meth:`narrowed` judges a reference the baseline accepted.
+    """
+
+    __slots__ = ("_memo", "_narrowed", "_passes", "explains", "policy", "profile")
+
+    def __init__(
+        self, profile: Profile = NEXT, policy: Policy | None = None, *, explains: bool = True
+    ) -> None:
+        self.profile = profile
+        self.policy = policy
+        #: False: only :meth:`ok` is asked (a walk without explanations), and it is answered
+        #: by :func:`~richout.policy.is_valid_reference`, which builds no reason text
+        self.explains = explains
+        self._memo: dict[tuple[str, bool, bool], Verdict] = {}
+        self._passes: dict[tuple[str, bool, bool], bool] = {}
+        self._narrowed: dict[str, Verdict] = {}
+
+    def narrowed(self, reference: str) -> Verdict:
+        """The policy's verdict on an accepted ``reference`` (``OK`` without a policy)."""
+        if self.policy is None:
+            return OK
+        v = self._narrowed.get(reference)
+        if v is None:
+            v = self.policy.check(reference)
+            self._narrowed[reference] = v
+        return v
+
+    @staticmethod
+    def _key(candidate: str, spaces: bool, bare: bool) -> tuple[str, bool, bool]:
+        """The memo key: the switches kept only where they can change the answer, so that
+        a fallback asking again with both on finds the first answer."""
+        if spaces and not has_js_ws(candidate):
+            spaces = False
+        if bare:
+            head = strip_file_prefix(candidate[:15])[:8].lower()
+            if head.startswith(("http://", "https://", "media://")):
+                bare = False
+        return candidate, spaces, bare
+
+    def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
+        """``check_reference`` with the given switches, memoised."""
+        key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
+        v = self._memo.get(key)
+        if v is None:
+            v = check_reference(
+                candidate, allow_spaces=key[1], allow_bare_filename=key[2], profile=self.profile
+            )
+            self._memo[key] = v
+        return v
+
+    def decided(self, candidate: str, passes: bool) -> None:
+        """Remember ``is_valid_reference(candidate)`` (no switches), asked by the caller."""
+        self._passes[candidate, False, False] = passes
+
+    def ok(self, candidate: str, spaces: bool = False, bare: bool = False) -> bool:
+        """Is ``candidate`` acceptable (§7)?"""
+        if self.explains:
+            return self.verdict(candidate, spaces, bare).ok
+        # The bare decision, equal to the verdict's (tests/test_policy.py and the security
+        # tables prove it): the reason texts cost more than the decision on a word.
+        key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
+        passes = self._passes.get(key)
+        if passes is None:
+            passes = self._passes[key] = is_valid_reference(
+                candidate, allow_spaces=key[1], allow_bare_filename=key[2], profile=self.profile
+            )
+        return passes
