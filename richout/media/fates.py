@@ -107,8 +107,8 @@ def tokens_apart(
 ) -> tuple[list[Item], list[tuple[int, int]], Iterable[tuple[int, int]]] | None:
     """§6.6-§6.7 for a payload of many whitespace tokens none of which can join another:
     the accepted items, the visible leftovers and the bounds of every part after the first
-    (for the rescue), with ``res`` filled as :func:`_read_parts` and :func:`_judge_parts`
-    fill it; None when the payload is not such a payload.
+    (for the rescue), with ``res`` filled as ``payload._read_parts`` and
+    ``payload._judge_parts`` fill it; None when the payload is not such a payload.
 
     A token joins the part before it only when that part is rooted and the token begins no
     independent source (:func:`~richout.media.regroup.regroup`), and both facts are the
