@@ -124,6 +124,13 @@ def _is_second_branch_local(s: str) -> bool:
     return is_likely_local_path(s) and not has_scheme_prefix(s)
 
 
+def _says_nothing(v: str) -> bool:
+    """§17.3 has nothing to say about a plain part (no absorbed words, no cut, no tail) with
+    value ``v``: a rooted path or ``https`` URL with no quote, bracket or brace, and no
+    sentence punctuation at its end."""
+    return v[-1:] not in _PUNCT_END and _PLAIN_ROOTED.fullmatch(v) is not None
+
+
 def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
     """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input)."""
     v = item.value
@@ -132,8 +139,7 @@ def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
         and not item.cut
         and not item.tail
         and item.source == "part"
-        and v[-1:] not in _PUNCT_END
-        and _PLAIN_ROOTED.fullmatch(v) is not None
+        and _says_nothing(v)
     ):
         return  # a rooted path or https URL with no quote, bracket or brace: nothing to say
     quoted = shown(v)
@@ -324,7 +330,17 @@ def _accepted_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Jud
     hidden and counted, or dropped) and leftover text."""
     res = d.result
     ps = d.payload
+    # Whether §17.3 has nothing to say about a plain part depends on its value alone: asked
+    # once per distinct value (a payload of 500k equal paths asks once, not 500k times).
+    quiet: dict[str, bool] = {}
     for item in res.accepted:
+        if not item.absorbed and not item.cut and not item.tail and item.source == "part":
+            v = item.value
+            q = quiet.get(v)
+            if q is None:
+                q = quiet[v] = _says_nothing(v)
+            if q:
+                continue
         _item_checks(diag, item, ps + item.start, ps + item.end)
     if not res.rejected and not res.leftovers:
         return  # most accepted lines: one reference and nothing beside it
