@@ -132,16 +132,11 @@ def _says_nothing(v: str) -> bool:
 
 
 def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
-    """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input)."""
+    """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input).
+
+    Not called for a plain part with nothing to say (:func:`_says_nothing`): the caller asks
+    that once per distinct value."""
     v = item.value
-    if (
-        not item.absorbed
-        and not item.cut
-        and not item.tail
-        and item.source == "part"
-        and _says_nothing(v)
-    ):
-        return  # a rooted path or https URL with no quote, bracket or brace: nothing to say
     quoted = shown(v)
     s = strip_file_prefix(v)
     _reading_checks(diag, item, s, quoted=quoted, start=start, end=end)
