@@ -306,10 +306,24 @@ def test_answers_when_local_looks_give_up(text: str, reach: int) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["\xa0\r\nb `x`", "\xa0\nb `x`", "\u3000\n\xa0\n[[r]]```\n`code`", "a `x`\n\xa0\n`y`"],
+    [
+        "\xa0\r\nb `x`",
+        "\xa0\nb `x`",
+        "\u3000\n\xa0\n[[r]]```\n`code`",
+        "a `x`\n\xa0\n`y`",
+        # the NBSP line inside containers: a list item, a quote, both, an ordered item
+        "- \xa0\nword `code` word",
+        "> \xa0\n> b `x`",
+        "> - \xa0\n>   \u3000\n>   b `x`",
+        "1) \xa0\nb `x`",
+        # not containers: "1." and "-" before an NBSP are paragraph text
+        "1.\xa0\nb `x`",
+        "-\xa0\n`c` x",
+    ],
 )
 def test_code_spans_after_a_unicode_whitespace_line_map_to_the_source(text: str) -> None:
-    """str.strip() drops a paragraph's leading NBSP-only lines; spans still land on their text."""
+    """str.strip() drops a paragraph's leading NBSP-only lines, after container marks too;
+    spans still land on their text."""
     for region in parse_code(text).regions:
         piece = text[region.start : region.end]
         assert piece.startswith("`") and piece.endswith("`"), (text, piece)

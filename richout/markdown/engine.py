@@ -45,6 +45,10 @@ __all__ = [
 MAX_NESTING = 100
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
+#: The container marks that may open a line before a paragraph's text: block quote markers,
+#: and list markers followed by a space, a tab or the line's end (``1.`` before an NBSP is
+#: paragraph text, not a list item).
+_CONTAINER_MARKS = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$)))*")
 
 
 class Region(NamedTuple):
@@ -87,8 +91,15 @@ class SourceLines:
         cstart = 0
         # markdown-it-py strips a paragraph's content with str.strip(), which also removes
         # leading lines of Unicode whitespace only (a lone NBSP line is not blank to
-        # CommonMark): the content's first line is the first source line with other text.
-        while first_line < len(self.lines) - 1 and not self.lines[first_line].strip():
+        # CommonMark): the content's first line is the first source line with other text
+        # after its container marks ("- \u00a0" opens a list item whose paragraph starts
+        # with such a line).
+        lines = self.lines
+        while first_line < len(lines) - 1:
+            line = lines[first_line]
+            marks = _CONTAINER_MARKS.match(line)
+            if line[marks.end() if marks is not None else 0 :].strip():
+                break
             first_line += 1
         for i, cline in enumerate(content.split("\n")):
             line_no = first_line + i
