@@ -78,6 +78,8 @@ _LINES = st.sampled_from(
         "- item",
         "> quote",
         "[[audio_as_voice]]",
+        "`[[audio_as_voice]]` in code",
+        "  [[ Audio_As_Voice ]] spoken",
         "[[reply_to_current]] Here",
         "`code`",
         "NO_REPLY",
@@ -125,14 +127,19 @@ def _outputs(text: str, profile: str, options: dict[str, Any] | None = None) -> 
 @contextmanager
 def _walk_only() -> Iterator[None]:
     """Every reply goes through the line walk, as before the fused path existed: no fused
-    split, and no reply kept whole for holding no audio tag."""
-    real = media_pipeline.fused_cuts, media_pipeline.strips_no_audio_tag
+    split, no reply kept whole for holding no audio tag, and no tag pass without the walk."""
+    real = media_pipeline.fused_cuts, media_pipeline.strips_no_audio_tag, media_pipeline._tags_only
     media_pipeline.fused_cuts = lambda raw, profile, cmap: None
     media_pipeline.strips_no_audio_tag = lambda raw, audio_on, profile: False
+    media_pipeline._tags_only = lambda *args, **kwargs: None
     try:
         yield
     finally:
-        media_pipeline.fused_cuts, media_pipeline.strips_no_audio_tag = real
+        (
+            media_pipeline.fused_cuts,
+            media_pipeline.strips_no_audio_tag,
+            media_pipeline._tags_only,
+        ) = real
 
 
 def _assert_fused_equals_walk(
@@ -186,7 +193,7 @@ def test_split_media_takes_the_short_ways(monkeypatch: pytest.MonkeyPatch) -> No
     """Not vacuous: ``run_split`` reaches the fused split and keeps unchanged replies whole,
     and not where an option rules them out."""
     taken: list[str] = []
-    for name in ("fused_split", "_kept_whole"):
+    for name in ("fused_split", "_kept_whole", "_tags_only"):
         real = getattr(media_pipeline, name)
 
         def spy(*args: Any, _name: str = name, _real: Any = real, **kwargs: Any) -> Any:
@@ -203,8 +210,13 @@ def test_split_media_takes_the_short_ways(monkeypatch: pytest.MonkeyPatch) -> No
     directive = "Here:\nMEDIA:/tmp/a.png\nMEDIA:'/tmp/b c.png'"
     assert ways(directive) == ["fused_split"]
     assert ways("```\nMEDIA:/tmp/a.png\n```") == ["_kept_whole"]
-    assert ways("[[reply_to_current]] Hi") == ["_kept_whole"]
-    assert ways("[[audio_as_voice]] Hi") == []
+    assert ways("[[reply_to_current]] Hi") == ["_tags_only", "_kept_whole"]
+    # An audio tag and no media: the tag pass alone; a voice flag it finds in code is not
+    # one, and the text is kept whole.
+    assert ways("[[audio_as_voice]] Hi") == ["_tags_only"]
+    assert ways("`[[audio_as_voice]]` Hi") == ["_tags_only", "_kept_whole"]
+    assert ways("[[audio_as_voice]] Hi", preserve_trailing_whitespace=True) == ["_tags_only"]
+    assert ways("[[audio_as_voice]] Hi", extract_markdown_images=True) == []
     assert ways(directive, preserve_trailing_whitespace=True) == []
     assert ways(directive, policy=richout.Policy(allow_local_files=False)) == []
     assert ways(directive, extract_markdown_images=True) == []

@@ -64,9 +64,15 @@ def walked_text(
         joined = "".join(out)
     else:
         joined = raw
+    return joined, patch, leading_blank_lines(joined, lines.cr)
+
+
+def leading_blank_lines(joined: str, cr: bool) -> int:
+    """The length of the leading run of lines of ``joined`` holding only spaces and tabs,
+    with their breaks (a CR is a break when ``cr``): what the split drops from the start of
+    the text the walk leaves."""
     lead = 0
     n = len(joined)
-    cr = lines.cr
     match = _BLANKS.match
     while True:
         m = match(joined, lead)
@@ -77,7 +83,7 @@ def walked_text(
         if cr and j < n and joined[j] == "\r":
             lead = j + 2 if joined.startswith("\n", j + 1) else j + 1
             continue
-        return joined, patch, lead
+        return lead
 
 
 def _walk_pieces(lines: LineBreaks, changes: list[LineChange]) -> list[tuple[int, int, str]]:
