@@ -13,6 +13,12 @@ to a :class:`richout.StreamingParser` in 64-byte chunks, then ``finish()``. Line
 as a flat seconds-per-MB column; the target is 0.5 s/MB (+5 ms) in every mode.
 ``--growth`` times each family at n and 4n and prints the ratio (about 4 when linear);
 ``--over`` lists every run over the budget.
+
+Each run is timed once; a run over the budget is timed ``--retime`` more times (default 2)
+and keeps its fastest time, since machine noise only ever slows a run down (on the shared
+VM a 1 MB run measured alone at 0.47 s/MB read 0.82 inside a sweep). ``--retime 0`` keeps
+the single timing, as before 2026-12-02. The count of runs that were over before the
+retiming is printed too.
 """
 
 from __future__ import annotations
@@ -138,6 +144,11 @@ WARM_UP = (
 )
 
 
+def _budget(mb: float) -> float:
+    """Issue 8's budget for a run over ``mb`` MB, in seconds: 0.5 s per MB plus 5 ms."""
+    return 0.5 * mb + 0.005
+
+
 def warm_up(args: argparse.Namespace) -> None:
     """Run every op once, in the chosen mode, on :data:`WARM_UP` (not timed)."""
     for fn in runs(args, {"extractMarkdownImages": True}).values():
@@ -175,16 +186,24 @@ def main() -> int:
     mode.add_argument("--stream", action="store_true", help="StreamingParser, 64-byte chunks")
     ap.add_argument("--growth", action="store_true", help="families at n and 4n")
     ap.add_argument("--over", action="store_true", help="list every run over the budget")
+    ap.add_argument(
+        "--retime", type=int, default=2, help="extra timings of a run over the budget (best kept)"
+    )
     args = ap.parse_args()
     warm_up(args)
     if args.growth:
         return growth(args)
     label = "stream" if args.stream else "explain" if args.explain else "plain"
     rows = []
+    first_over = 0
     for name, text, options in inputs(args.only):
         mb = max(len(text.encode("utf-8", "surrogatepass")) / 1e6, 1e-6)
         for op, fn in runs(args, options).items():
             dt = timed(fn, text)
+            if dt > _budget(mb):
+                first_over += 1
+                if args.retime > 0:
+                    dt = min(dt, timed(fn, text, args.retime))
             rows.append((dt / mb, dt, mb, op, name))
     rows.sort(reverse=True)
     print(f"mode {label}\n")
@@ -194,12 +213,12 @@ def main() -> int:
         print(f"| {name} | {op} | {mb:.2f} | {dt:.3f} | {per_mb:.3f} |")
     print("\nworst per op (by the budget, 0.5 s/MB + 5 ms):")
     for op in sorted({r[3] for r in rows}):
-        w = max((r for r in rows if r[3] == op), key=lambda r: r[1] / (0.5 * r[2] + 0.005))
-        ok = "ok" if w[1] <= 0.5 * w[2] + 0.005 else "OVER"
+        w = max((r for r in rows if r[3] == op), key=lambda r: r[1] / _budget(r[2]))
+        ok = "ok" if w[1] <= _budget(w[2]) else "OVER"
         print(f"  {op:10} {w[0]:7.3f} s/MB  {w[1]:7.3f} s  ({w[4]}, {w[2]:.2f} MB) {ok}")
     if args.over:
-        over = [r for r in rows if r[1] > 0.5 * r[2] + 0.005]
-        print(f"\nover the budget: {len(over)}")
+        over = [r for r in rows if r[1] > _budget(r[2])]
+        print(f"\nover the budget: {len(over)} (at the first timing: {first_over})")
         for per_mb, dt, mb, op, name in over:
             print(f"  {name:40} {op:10} {mb:5.2f} MB {dt:7.3f} s {per_mb:7.3f} s/MB")
     total = sum(r[1] for r in rows)
