@@ -17,7 +17,15 @@ import richout
 from richout import envelope
 from richout.envelope import models as envelope_models
 from richout.faces.schema import public_models
-from richout.models import Explained, Model
+from richout.models import (
+    EditRecord,
+    Explained,
+    Model,
+    Span,
+    SpanKind,
+    edit_record,
+    span_record,
+)
 
 # --------------------------------------------------------------------------- plain mypy
 
@@ -335,3 +343,32 @@ def test_copies_are_independent_values() -> None:
     other = richout.parse_reply(_TEXT.replace("Here", "There"))
     assert other != reply
     assert reply.__eq__("text") is NotImplemented
+
+
+@given(
+    st.sampled_from(["media", "image", "audio_tag", "reply_tag", "embed", "reply_prefix"]),
+    st.integers(0, 10**6),
+    st.integers(0, 10**6),
+    st.none() | st.text(max_size=20),
+    st.text(max_size=20),
+)
+def test_direct_spans_and_edits_equal_trusted_ones(
+    kind: SpanKind, start: int, end: int, value: str | None, other: str
+) -> None:
+    """span_record and edit_record build what Model.trusted builds, fields set included."""
+    for direct, trusted in (
+        (
+            span_record(kind, start, end, value),
+            Span.trusted(kind=kind, start=start, end=end, value=value),
+        ),
+        (
+            edit_record(start, end, other, value or ""),
+            EditRecord.trusted(start=start, end=end, removed=other, inserted=value or ""),
+        ),
+    ):
+        assert direct == trusted
+        assert direct.__dict__ == trusted.__dict__
+        assert list(direct.__dict__) == list(trusted.__dict__)
+        assert direct.model_fields_set == trusted.model_fields_set
+        assert direct.to_wire() == trusted.to_wire()
+        assert type(direct).from_wire(direct.to_wire()) == direct

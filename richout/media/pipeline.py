@@ -28,6 +28,7 @@ from richout.models import (
     EditRecord,
     MediaSplit,
     Span,
+    span_record,
     text_segment,
 )
 from richout.models.diagnostics import (
@@ -399,7 +400,9 @@ def _explanation(
             # An end sits just after the last character: map that character, not the gap
             # after it (the gap may be where a removed line was).
             b = to_input(sp.end - 1) + 1 if sp.end > sp.start else a
-            spans.append(Span.trusted(kind=sp.kind, start=a, end=b, value=sp.value))
+            spans.append(
+                sp if (a, b) == (sp.start, sp.end) else span_record(sp.kind, a, b, sp.value)
+            )
     spans.sort(key=lambda sp: (sp.start, sp.end))
 
     diag = Diagnostics(text)

@@ -29,7 +29,7 @@ from richout.media.lines import (
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.media.regroup import plain_path_run
-from richout.models import Span
+from richout.models import Span, span_record
 from richout.policy import Policy, Verdict, strip_file_prefix
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import Profile
@@ -358,9 +358,7 @@ class Walker:
                 if self.explain:
                     span = line_spans.get(item.value)
                     if span is None:
-                        span = line_spans[item.value] = Span.trusted(
-                            kind="media", start=ms, end=le, value=item.value
-                        )
+                        span = line_spans[item.value] = span_record("media", ms, le, item.value)
                     walk.spans.append(span)
                 segs.append(("media", item.value))
             cleaned = (

@@ -1,7 +1,8 @@
 """Layer 2, records: the public results and the explanation plumbing every pipeline shares.
 
 - `base` -- `Model` (camelCase wire form, `to_wire`/`from_wire`), `Diagnostic`, `Span`,
-  `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer.
+  `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer;
+  `span_record` and `edit_record` build spans and edits richout computed.
 - `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
   `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
   `media_segment` build segments richout computed.
@@ -23,7 +24,9 @@ from richout.models.base import (
     Severity,
     Span,
     SpanKind,
+    edit_record,
     rerun,
+    span_record,
 )
 from richout.models.canvas import CanvasBlock, CanvasPreview
 from richout.models.records import (
@@ -61,7 +64,9 @@ __all__ = [
     "Span",
     "SpanKind",
     "StreamChunk",
+    "edit_record",
     "media_segment",
     "rerun",
+    "span_record",
     "text_segment",
 ]

@@ -40,7 +40,9 @@ __all__ = [
     "Span",
     "SpanKind",
     "assembled",
+    "edit_record",
     "rerun",
+    "span_record",
 ]
 
 Severity = Literal["error", "warning", "info"]
@@ -220,6 +222,30 @@ def assembled(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M
     set_extra(obj, None)
     set_private(obj, None)
     return obj
+
+
+def span_record(kind: SpanKind, start: int, end: int, value: str | None) -> Span:
+    """``Span.trusted(kind=kind, start=start, end=end, value=value)``, assembled directly.
+
+    Explained results build a span per honoured directive (100k on a hostile 1 MB input);
+    the generic builder merged a template per span, about 0.6 µs more each.
+    ``tests/test_models.py`` compares the two.
+    """
+    return assembled(
+        Span,
+        {"kind": kind, "start": start, "end": end, "value": value},
+        {"kind", "start", "end", "value"},
+    )
+
+
+def edit_record(start: int, end: int, removed: str, inserted: str) -> EditRecord:
+    """``EditRecord.trusted(...)`` with every field given, assembled directly (see
+    :func:`span_record`)."""
+    return assembled(
+        EditRecord,
+        {"start": start, "end": end, "removed": removed, "inserted": inserted},
+        {"start", "end", "removed", "inserted"},
+    )
 
 
 def _instance(cls: type[_M], fields: dict[str, Any], private: dict[str, Any] | None) -> _M:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from richout.errors import InvalidInput
-from richout.models.base import EditRecord
+from richout.models.base import EditRecord, edit_record
 from richout.text.patch import Edit, invert
 
 __all__ = ["edit_records", "rebuild"]
@@ -22,10 +22,7 @@ class _HasEdits(Protocol):
 
 def edit_records(patch: Sequence[Edit]) -> list[EditRecord]:
     """Public records of an internal patch (values of the declared types: not re-validated)."""
-    return [
-        EditRecord.trusted(start=e.start, end=e.end, removed=e.removed, inserted=e.inserted)
-        for e in patch
-    ]
+    return [edit_record(e.start, e.end, e.removed, e.inserted) for e in patch]
 
 
 def rebuild(result: _HasEdits) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from richout.markdown.codemap import CodeMap
-from richout.models import Directives, EditRecord, Span
+from richout.models import Directives, EditRecord, Span, span_record
 from richout.models.diagnostics import Diagnostics, Finding, deferred
 from richout.models.lossless import edit_records
 from richout.tags.close import LEADING_BREAKS, boundaries_kept, close_sites, normalize_boundaries
@@ -293,10 +293,7 @@ class TagStages:
         audio, replies = self.audio, self.replies
         # Spans and records hold values computed here: built without validation per record.
         spans = [Span.trusted(kind="audio_tag", start=s, end=e) for s, e in audio]
-        spans.extend(
-            Span.trusted(kind="reply_tag", start=r.in_start, end=r.in_end, value=r.id)
-            for r in replies
-        )
+        spans.extend(span_record("reply_tag", r.in_start, r.in_end, r.id) for r in replies)
         if audio and replies:
             spans.sort(key=lambda sp: sp.start)
         patch: Patch = self.patch1

@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from richout.embed.parse import embeds_for_delivery_diagnostics
-from richout.models import Diagnostic, Directives, EditRecord, MediaSplit, Span, SpanKind
+from richout.models import (
+    Diagnostic,
+    Directives,
+    EditRecord,
+    MediaSplit,
+    Span,
+    SpanKind,
+    span_record,
+)
 from richout.models.diagnostics import Diagnostics, Finding, edits_of, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
@@ -181,7 +189,9 @@ def _stage_findings(
         for s in spans_of(directives):
             if s.kind == "reply_tag":
                 a, b = _map_span(from_t1, s.start, s.end)
-                spans.append(Span.trusted(kind=s.kind, start=a, end=b, value=s.value))
+                spans.append(
+                    s if (a, b) == (s.start, s.end) else span_record(s.kind, a, b, s.value)
+                )
 
 
 def _delivery_findings(diags: Diagnostics, text: str, st: Stages, silent_token: str) -> None:
