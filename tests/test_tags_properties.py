@@ -23,7 +23,9 @@ from hypothesis import strategies as st
 from richout import rebuild
 from richout.markdown.codemap import CodeMap
 from richout.tags.code import StageCode
+from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives, read_audio_tag
+from richout.tags.pipeline import TagStages
 from richout.tags.scan import (
     AUDIO_HEAD,
     REPLY_HEAD,
@@ -381,6 +383,26 @@ def test_stripping_one_kind_keeps_the_other(text: str, opts: dict[str, Any]) -> 
         ):
             continue  # a reply tag formed across a removed audio tag is not in the input
         assert text[span.start : span.end] in audio_only.text
+
+
+@_SETTINGS
+@given(text=tag_texts)
+@example(text="[[audio_as_voice]]\n\n[[reply_to_current]]  ")
+@example(text="`[[audio_as_voice]]` [[reply_to:x]]\n")
+def test_the_splits_tag_pass_needs_no_reply_tags_once_audio_is_found(text: str) -> None:
+    """The split strips audio tags only and reads no reply tag's target: after an audio tag
+    was recognised, skipping the reply stage (``read_replies=False``) leaves the text and
+    the flag as the full stages give them."""
+    assume("[[" in text)
+    full = TagStages(text, StageCode(text), Sink(text, True, False, False), True, False)
+    lean = TagStages(
+        text, StageCode(text), Sink(text, True, False, False), True, False, read_replies=False
+    )
+    assert (lean.final, lean.audio) == (full.final, full.audio)
+    def found(run: TagStages) -> list[tuple[int, int, str, str | None]]:
+        return [(r.start, r.end, r.kind, r.id) for r in run.replies]
+
+    assert found(lean) == ([] if full.audio else found(full))
 
 
 @_SETTINGS

@@ -86,7 +86,12 @@ def read_tags(
             # Profile next with "[[" in core (else the shortcut answered): the stages run
             # directly, and a view's tag layer may reuse their reading (TagStages.reusing).
             run = TagStages(
-                core, StageCode(core, cmap), Sink(core, True, False, False), True, False
+                core,
+                StageCode(core, cmap),
+                Sink(core, True, False, False),
+                True,
+                False,
+                read_replies=tag_runs is not None,
             )
             if tag_runs is not None:
                 tag_runs.append(run)

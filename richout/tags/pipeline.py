@@ -145,12 +145,17 @@ class TagStages:
         reuse: TagStages | None = None,
         shift: int = 0,
         edits: bool | None = None,
+        read_replies: bool = True,
     ) -> None:
         """``record``: explaining, keep the reply stage's findings for a later run over the
         same text (:meth:`reusing`). ``reuse``, ``shift``: such a run's reply stage read this
         text's stage text with ``shift`` more characters in front (given by :meth:`reusing`).
         ``edits``: :meth:`spans_and_edits` may be called (default: when explaining); without,
-        the removal and §5.1 steps build their texts only, not a patch per tag."""
+        the removal and §5.1 steps build their texts only, not a patch per tag.
+        ``read_replies=False``: nobody reads this run's reply tags (the split's own tag pass,
+        which strips none and is not reused by a view); once an audio tag was recognised,
+        §5.1 runs whatever the reply stage finds, so the stage is skipped and ``replies``
+        stays empty."""
         self.text = text
         self.sink = sink
         self.edits = with_patch = sink.explain if edits is None else edits
@@ -165,8 +170,11 @@ class TagStages:
         self.text2, self.patch1, self.code2, self.to_input = text2, patch1, code2, to_input
 
         self.recording: Recorder | None = None
-        if reuse is not None:
-            replies: list[FoundReply] = [r.at_stage(shift) for r in reuse.replies]
+        replies: list[FoundReply]
+        if not read_replies and audio and not strip_reply and not sink.explain:
+            replies = []
+        elif reuse is not None:
+            replies = [r.at_stage(shift) for r in reuse.replies]
             if reuse.recording is not None and sink.explain:
                 reuse.recording.replay(sink, _shifted(shift))
         elif sink.explain and record:
