@@ -399,6 +399,7 @@ def test_the_splits_tag_pass_needs_no_reply_tags_once_audio_is_found(text: str) 
         text, StageCode(text), Sink(text, True, False, False), True, False, read_replies=False
     )
     assert (lean.final, lean.audio) == (full.final, full.audio)
+
     def found(run: TagStages) -> list[tuple[int, int, str, str | None]]:
         return [(r.start, r.end, r.kind, r.id) for r in run.replies]
 

@@ -9,7 +9,7 @@ is read (:mod:`richout.embed.attributes`) and turned into a preview
 
 from __future__ import annotations
 
-from richout.collector import pauses_collector
+from richout.collector import Pause, pause_needed, paused_call
 from richout.embed.extract import extract, removal_patch
 from richout.errors import require_bool, require_str
 from richout.models import Diagnostic, EmbedResult, Span, rerun
@@ -20,7 +20,6 @@ from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 __all__ = ["embeds_for_delivery_diagnostics", "extract_embeds"]
 
 
-@pauses_collector
 def extract_embeds(
     text: str, *, profile: str | Profile = DEFAULT_PROFILE, explain: bool = False
 ) -> EmbedResult:
@@ -30,6 +29,9 @@ def extract_embeds(
     parsing functions take the same arguments.
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
+    # First, before any other name is bound: locals() is then the call's arguments.
+    if isinstance(text, str) and len(text) >= Pause.at and pause_needed():
+        return paused_call(extract_embeds, locals())
     require_str(text)
     if profile is not DEFAULT_PROFILE:
         resolve_profile(profile)

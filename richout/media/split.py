@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from richout.collector import pauses_collector
+from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.media.pipeline import has_media_token, run_split
 from richout.models import MediaSplit, rerun
@@ -41,7 +41,6 @@ _FLAG_NAMES = (
 )
 
 
-@pauses_collector
 def split_media(
     text: str,
     *,
@@ -61,7 +60,13 @@ def split_media(
     ``preserve_trailing_whitespace`` keeps the input's trailing whitespace, and the line
     break left after a removed final ``MEDIA:`` line, as upstream's option of that name does.
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
+
+    Long because the collector pause and the argument checks are written inline: on a
+    reply without a trigger each call they would make costs a measurable share.
     """
+    # First, before any other name is bound: locals() is then the call's arguments.
+    if isinstance(text, str) and len(text) >= Pause.at and pause_needed():
+        return paused_call(split_media, locals())
     require_str(text)
     prof = resolve_profile(profile)
     if not (

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from richout.collector import pauses_collector
+from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.markdown.codemap import CodeMap
 from richout.models import Directives, rerun
@@ -63,7 +63,6 @@ def untagged_text(text: str) -> str:
     return untagged(text)[0]
 
 
-@pauses_collector
 def parse_directives(
     text: str,
     *,
@@ -81,6 +80,9 @@ def parse_directives(
     ``profile`` names the upstream behaviour to reproduce (:data:`richout.PROFILES`).
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
+    # First, before any other name is bound: locals() is then the call's arguments.
+    if isinstance(text, str) and len(text) >= Pause.at and pause_needed():
+        return paused_call(parse_directives, locals())
     prof = resolve_profile(profile)
     # The checks are inline: a call for them costs ~0.15 µs of a ~4 µs reply without "[[".
     require_str(text)

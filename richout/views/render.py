@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from richout.collector import pauses_collector
+from richout.collector import Pause, pause_needed, paused_call
 from richout.embed.parse import extract_embeds
 from richout.embed.scan import OPENER
 from richout.errors import require_bool, require_str
@@ -81,7 +81,6 @@ def _not_assistant(text: str, role: str) -> RenderedReply:
     )
 
 
-@pauses_collector
 def render_reply(
     text: str,
     *,
@@ -94,6 +93,9 @@ def render_reply(
 
     Diagnostics, spans and edits are computed when first read (``explain=True``: now).
     """
+    # First, before any other name is bound: locals() is then the call's arguments.
+    if isinstance(text, str) and len(text) >= Pause.at and pause_needed():
+        return paused_call(render_reply, locals())
     require_str(text)
     require_str(role, "role")
     prof = resolve_profile(profile)
