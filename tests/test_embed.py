@@ -6,6 +6,8 @@ import math
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from richout.embed.attributes import parse_opener
 from richout.embed.parse import embeds_for_delivery_diagnostics, extract_embeds
@@ -799,3 +801,23 @@ def test_hostile_results_are_the_expected_ones() -> None:
     code = extract_embeds(HOSTILE["code_spans"])
     assert code.text == "`[embed x]` " * 5000
     assert CodeMap(HOSTILE["code_spans"]).in_code(1)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["cv_123", "A-z.0_9!~*'()", "", "a b", "a/b", "é", "a%20", "a+b", "[x]", "\x7f", "a\u00a0"],
+)
+def test_a_reference_with_nothing_to_encode_is_kept_as_encodeuricomponent_keeps_it(
+    value: str,
+) -> None:
+    """The short way for unreserved characters gives what quote gives, and only for them."""
+    from urllib.parse import quote
+
+    assert encode_uri_component(value) == quote(value, safe="!~*'()")
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=30))
+def test_encoding_a_reference_is_quote_with_the_javascript_safe_set(value: str) -> None:
+    from urllib.parse import quote
+
+    assert encode_uri_component(value) == quote(value, safe="!~*'()")
