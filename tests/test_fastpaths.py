@@ -467,7 +467,7 @@ def _walked() -> Iterator[None]:
     """Replies go through the line walk: the fused split (``media/fused.py``, compared with
     the walk in ``tests/test_fused.py``) would answer most of the lines these tests give."""
     real = media_pipeline.fused_cuts
-    media_pipeline.fused_cuts = lambda raw, profile, cmap: None
+    media_pipeline.fused_cuts = lambda raw, profile, cmap, first=None: None
     try:
         yield
     finally:
@@ -673,7 +673,7 @@ def test_prose_mentions_of_media_give_what_the_walk_gives(
     fast = results()
     real = media_pipeline._mentions_only
     try:
-        media_pipeline._mentions_only = lambda raw, profile: False
+        media_pipeline._mentions_only = lambda raw, profile, first=None: False
         walked = results()
     finally:
         media_pipeline._mentions_only = real

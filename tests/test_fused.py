@@ -129,7 +129,7 @@ def _walk_only() -> Iterator[None]:
     """Every reply goes through the line walk, as before the fused path existed: no fused
     split, no reply kept whole for holding no audio tag, and no tag pass without the walk."""
     real = media_pipeline.fused_cuts, media_pipeline.strips_no_audio_tag, media_pipeline._tags_only
-    media_pipeline.fused_cuts = lambda raw, profile, cmap: None
+    media_pipeline.fused_cuts = lambda raw, profile, cmap, first=None: None
     media_pipeline.strips_no_audio_tag = lambda raw, audio_on, profile: False
     media_pipeline._tags_only = lambda *args, **kwargs: None
     try:

@@ -60,7 +60,9 @@ class Cuts(NamedTuple):
 _LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)*")
 
 
-def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
+def directive_cuts(
+    raw: str, profile: Profile, cmap: CodeMap, first: int | None = None
+) -> Cuts | None:
     """The lines the walk would remove from ``raw`` (no CR; ``cmap`` its code map) and the
     references it would count, when every line it would change leaves the text whole; else
     None.
@@ -77,12 +79,13 @@ def directive_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
 
     The lines are found from their colons, as the trigger test finds ``media:``
     (:func:`~richout.media.lines.media_colon`): lower-casing a reply with non-ASCII text
-    costs about as much as the trigger scan itself.
+    costs about as much as the trigger scan itself. ``first``, when the caller found it, is
+    the first such colon.
     """
     n = len(raw)
     lines: list[tuple[int, int, re.Match[str] | None]] = []
     scan_from = 0
-    colon = media_colon(raw, 5)
+    colon = media_colon(raw, 5) if first is None else first
     while colon >= 0:
         ls = raw.rfind("\n", scan_from, colon) + 1 or scan_from
         le = raw.find("\n", colon)
@@ -246,14 +249,14 @@ def _block(
     return True
 
 
-def fused_cuts(raw: str, profile: Profile, cmap: CodeMap) -> Cuts | None:
+def fused_cuts(raw: str, profile: Profile, cmap: CodeMap, first: int | None = None) -> Cuts | None:
     """The lines the walk would remove and the references it would count, when
     :mod:`richout.media.fused` can read the reply (LF line breaks, a profile without the
     release's whitespace rewrite, every line the walk changes removed whole; maybe none);
     else None."""
     if "\r" in raw or profile.normalize_rewritten_whitespace:
         return None
-    return directive_cuts(raw, profile, cmap)
+    return directive_cuts(raw, profile, cmap, first)
 
 
 def fused_split(

@@ -57,13 +57,14 @@ def has_media_token(raw: str) -> bool:
     return _find_media_token(raw, False)
 
 
-def _find_media_token(raw: str, at_line_start: bool) -> bool:
+def _find_media_token(raw: str, at_line_start: bool, first: int | None = None) -> bool:
     """Is there a ``media:`` in any ASCII letter case (only one that follows a line start
     and whitespace, with ``at_line_start``; CR counts as a line start under any profile)?
 
-    The tokens are found from their colons (:func:`~richout.media.lines.media_colon`).
+    The tokens are found from their colons (:func:`~richout.media.lines.media_colon`);
+    ``first``, when known, is the first such colon (or -1: none).
     """
-    i = media_colon(raw, 5)
+    i = media_colon(raw, 5) if first is None else first
     while i >= 0:
         if not at_line_start:
             return True
@@ -112,14 +113,20 @@ def run_split(
     ``defer``: an explained walked result leaves its findings to the caller's stage
     (:func:`~richout.models.diagnostics.findings_of`); ``tag_runs`` receives the tag pass's
     stages when it ran without explanations (:meth:`TagStages.reusing`); both for the views'
-    own use."""
+    own use.
+
+    Long because it routes every reply to the cheapest exact way in one place (no trigger,
+    tags only, prose mentions only, the fused split, the walk), each test reusing what the
+    previous ones found."""
     raw = text if preserve else js_rtrim(text)
     if not raw or (preserve and not js_trim(raw)):
         blank = raw if preserve else ""
         if not explain:
             return MediaSplit.lazy(explainer, text=blank)
         return _explained_as_is(text, blank, preserve, [])
-    media_on = directives_on and has_media_token(raw)
+    # The first media: colon, found once: the later steps scan on from it.
+    first = media_colon(raw, 5) if directives_on else -1
+    media_on = first >= 0
     if not (media_on or (images_on and "![" in raw) or has_double_bracket(raw)):
         if not explain:
             return MediaSplit.lazy(explainer, text=raw)
@@ -135,12 +142,12 @@ def run_split(
             )
             if split is not None:
                 return split
-        elif not has_double_bracket(raw) and _mentions_only(raw, profile):
+        elif not has_double_bracket(raw) and _mentions_only(raw, profile, first):
             return _kept_whole(raw, explainer, segments)
         elif not preserve and policy is None:
             # The common walked reply, read in one pass (media/fused.py), else the walk.
             cmap = CodeMap(raw)
-            found = fused_cuts(raw, profile, cmap)
+            found = fused_cuts(raw, profile, cmap, first)
             if found is not None and found.cuts:
                 return fused_split(
                     raw, found, profile, audio_on, explainer, segments=segments, tag_runs=tag_runs
@@ -246,7 +253,7 @@ def strips_no_audio_tag(raw: str, audio_on: bool, profile: Profile) -> bool:
     return not profile.normalize_rewritten_whitespace and AUDIO_HEAD.search(raw) is None
 
 
-def _mentions_only(raw: str, profile: Profile) -> bool:
+def _mentions_only(raw: str, profile: Profile, first: int | None = None) -> bool:
     """Does no line holding ``media:`` pass §5 rule 1 (``media:`` inside prose only)?
 
     The line walk then changes nothing: with images off it visits no other line, and
@@ -256,7 +263,7 @@ def _mentions_only(raw: str, profile: Profile) -> bool:
     start even where it ends no line: a superset, the walk then answers). The release's
     rule 1 also folds U+0131: its lines are always walked.
     """
-    return profile.ascii_media_prefix and not _find_media_token(raw, True)
+    return profile.ascii_media_prefix and not _find_media_token(raw, True, first)
 
 
 def _walked_split(
