@@ -10,11 +10,15 @@ must give the texts, tags and findings of the run that builds its patches.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from test_tags_properties import any_texts, tag_texts
 
+from richout.tags import close
+from richout.tags.close import LEADING_BREAKS, leading_breaks_end
 from richout.tags.code import StageCode
 from richout.tags.explain import Sink
 from richout.tags.pipeline import TagStages
@@ -107,3 +111,57 @@ def test_a_run_without_patches_refuses_to_compose_edits() -> None:
     run = _stages("[[reply_to_current]] hi", (True, True, True), edits=False)
     with pytest.raises(RuntimeError, match="edits=False"):
         run.spans_and_edits()
+
+
+# --------------------------------------------------------------------------- blank-line runs
+
+_RUN_PIECES = [" ", "\t", "\n", "\r", "\r\n", "\u00a0", "\u2028", "\x0b", "x", "\n\n"]
+_WS_NO_LF = chars.JS_WS.replace("\n", "")
+#: Each BlankLineRun against the group pattern it replaced (README, Speed, ninth stop).
+_RUN_ORACLES = [
+    (chars.BlankLineRun(_WS_NO_LF, "\n"), re.compile("(?:[" + _WS_NO_LF + "]*\n)*")),
+    (
+        chars.BlankLineRun(chars.JS_WS_NO_BREAK, "\r\n"),
+        re.compile("(?:[" + chars.JS_WS_NO_BREAK + "]*(?:\r\n|\r|\n))*"),
+    ),
+    (chars.BlankLineRun(" \t", "\n"), re.compile(r"(?:[ \t]*\n)*")),
+    (chars.BlankLineRun(" \t", "\r\n"), re.compile(r"(?:[ \t]*(?:\r\n|\r|\n))*")),
+]
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(_RUN_PIECES), max_size=16).map("".join),
+    st.integers(0, 40),
+    st.integers(0, 40),
+)
+def test_a_blank_line_run_ends_where_its_group_pattern_does(text: str, a: int, b: int) -> None:
+    start, stop = min(a, len(text)), min(max(a, b), len(text))
+    for run, pattern in _RUN_ORACLES:
+        m = pattern.match(text, start, stop)
+        assert run.end(text, start, stop) == (m.end() if m is not None else start)
+    assert leading_breaks_end(text) == LEADING_BREAKS.match(text).end()  # type: ignore[union-attr]
+
+
+@pytest.mark.pure_python(why="replaces a compiled module's constant")
+def test_blank_line_runs_read_a_megabyte_of_breaks_in_one_class_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not the group patterns: they push a backtracking mark per line (a megabyte of line
+    feeds cost 110 ms). Checked by what runs, not by a clock: a run's pattern is one
+    character class, and a run of line feeds alone never reaches LEADING_BREAKS."""
+    text = "\n" * 100_000 + "x"
+    run = chars.BlankLineRun(" \t", "\n")
+    assert "(" not in run._run.pattern
+    assert run.end(text) == 100_000
+
+    class Refuses:
+        def match(self, text: str) -> None:
+            raise AssertionError("the group pattern read a run without CR")
+
+    monkeypatch.setattr(close, "LEADING_BREAKS", Refuses())
+    assert leading_breaks_end(text) == 100_000
+    monkeypatch.undo()
+    with_cr = "\r\n" * 50_000 + "x"
+    assert chars.BlankLineRun(" \t", "\r\n").end(with_cr) == 100_000
+    assert leading_breaks_end(with_cr) == 100_000  # the one case left to the group pattern

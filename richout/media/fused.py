@@ -32,7 +32,7 @@ from richout.models import MediaSplit, Segment, media_segment, text_segment
 from richout.policy import is_valid_reference
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
-from richout.text.chars import JS_WS, collapse_blank_runs, js_rtrim
+from richout.text.chars import JS_WS, BlankLineRun, collapse_blank_runs, js_rtrim
 
 __all__ = [
     "Cut",
@@ -57,7 +57,7 @@ class Cuts(NamedTuple):
 
 
 #: Leading lines of only spaces and tabs, each with its ``\n`` (what the split drops, §3).
-_LEADING_BLANK_LINES = re.compile(r"(?:[ \t]*\n)*")
+_LEADING_BLANK_LINES = BlankLineRun(" \t", "\n")
 
 
 def directive_cuts(
@@ -182,8 +182,8 @@ def text_without(raw: str, cuts: list[Cut]) -> str:
     else:
         pieces.append(raw[cursor:])
     joined = "".join(pieces)
-    lead = _LEADING_BLANK_LINES.match(joined)
-    return joined[lead.end() :] if lead is not None and lead.end() else joined
+    lead = _LEADING_BLANK_LINES.end(joined)
+    return joined[lead:] if lead else joined
 
 
 def segments_of(raw: str, cuts: list[Cut]) -> list[Segment]:
@@ -235,8 +235,7 @@ def _block(
         # Each line adds the break before it and itself, a blank line nothing more.
         texts[-1] += "\n" + drop_ws_only_lines(raw[start:end], False)
         return True
-    m = BLANK_LINES_LF.match(raw, start, end + 1)
-    rest = m.end() if m is not None else start
+    rest = BLANK_LINES_LF.end(raw, start, end + 1)
     if rest > start and texts and not texts[-1].endswith("\n"):
         # A blank line pushed after a media segment (no text is open, and one exists): the
         # latest text ends with a break.

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from richout.media.lines import LineChange
 from richout.models import Segment, media_segment, text_segment
-from richout.text.chars import JS_WS, JS_WS_NO_BREAK, LineBreaks, js_trim
+from richout.text.chars import JS_WS, JS_WS_NO_BREAK, BlankLineRun, LineBreaks, js_trim
 from richout.text.patch import Patch, apply, common_prefix, patch_from_pieces
 
 __all__ = ["BLANK_LINES_LF", "build_segments", "drop_ws_only_lines", "walked_text"]
@@ -32,10 +32,12 @@ _WS_FIRST_LINE = re.compile("[" + _WS_NO_LF + "]+(?=\n|\\Z)")
 #: The same where CR, CRLF and LF all end a line.
 _WS_LINE_AFTER_BREAK_CR = re.compile("([\r\n])[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 _WS_FIRST_LINE_CR = re.compile("[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
-_BLANKS = re.compile(r"[ \t]*")
-#: A run of whitespace-only lines, each with its break.
-BLANK_LINES_LF = re.compile("(?:[" + _WS_NO_LF + "]*\n)+")
-_BLANK_LINES_CR = re.compile("(?:[" + _WS_NO_BREAK + "]*(?:\r\n|\r|\n))+")
+#: A run of whitespace-only lines, each with its break (``.end(text, start, stop)``).
+BLANK_LINES_LF = BlankLineRun(_WS_NO_LF, "\n")
+_BLANK_LINES_CR = BlankLineRun(_WS_NO_BREAK, "\r\n")
+#: Leading lines of only spaces and tabs (what the split drops from the walked text).
+_LEADING_BLANKS_LF = BlankLineRun(" \t", "\n")
+_LEADING_BLANKS_CR = BlankLineRun(" \t", "\r\n")
 
 
 def walked_text(
@@ -71,19 +73,7 @@ def leading_blank_lines(joined: str, cr: bool) -> int:
     """The length of the leading run of lines of ``joined`` holding only spaces and tabs,
     with their breaks (a CR is a break when ``cr``): what the split drops from the start of
     the text the walk leaves."""
-    lead = 0
-    n = len(joined)
-    match = _BLANKS.match
-    while True:
-        m = match(joined, lead)
-        j = m.end() if m is not None else lead
-        if j < n and joined[j] == "\n":
-            lead = j + 1
-            continue
-        if cr and j < n and joined[j] == "\r":
-            lead = j + 2 if joined.startswith("\n", j + 1) else j + 1
-            continue
-        return lead
+    return (_LEADING_BLANKS_CR if cr else _LEADING_BLANKS_LF).end(joined)
 
 
 def _walk_pieces(lines: LineBreaks, changes: list[LineChange]) -> list[tuple[int, int, str]]:
@@ -244,9 +234,7 @@ class _SegmentBuilder:
                 # nothing (the first one set the open text's break): skip the run in C.
                 # Seeing one character past ``end`` lets a run take the first character of
                 # the block's final break: enough to pass ``end`` and end the block.
-                m = (_BLANK_LINES_CR if cr else BLANK_LINES_LF).match(raw, start, end + 1)
-                if m is not None:
-                    start = m.end()
+                start = (_BLANK_LINES_CR if cr else BLANK_LINES_LF).end(raw, start, end + 1)
         if start > end:
             return
         # Appending to an open text segment: each line adds the previous break and itself,

@@ -18,13 +18,26 @@ from richout.tags.scan import blank_end
 from richout.text.chars import JS_WS, is_js_ws
 from richout.text.patch import Patch, apply, patch_from_pieces
 
-__all__ = ["boundaries_kept", "close_sites", "normalize_boundaries"]
+__all__ = ["boundaries_kept", "close_sites", "leading_breaks_end", "normalize_boundaries"]
 
 _BLANKS = " \t"
 _BREAKS = "\r\n"
 _BREAK_RUN = re.compile(r"[\r\n]*")
 #: The line breaks §5.1 removes first (also what a reused tag reading may differ by).
 LEADING_BREAKS = re.compile(r"(?:\r?\n)*")
+_LF_RUN = re.compile(r"\n*")
+
+
+def leading_breaks_end(text: str) -> int:
+    """The end of :data:`LEADING_BREAKS`' match at the start of ``text``. Line feeds alone
+    are one character class; the group form keeps a backtracking mark per break (1 MB of
+    them: 110 ms against 2), so it reads only a run that holds a CR."""
+    run = _LF_RUN.match(text)
+    end = run.end() if run is not None else 0
+    if not text.startswith("\r", end):
+        return end
+    m = LEADING_BREAKS.match(text)
+    return m.end() if m is not None else 0
 
 
 class _Out:
@@ -206,8 +219,7 @@ def normalize_boundaries(
     n = len(text)
     if n == 0:
         return text, []
-    m = LEADING_BREAKS.match(text)
-    start = m.end() if m else 0
+    start = leading_breaks_end(text)
     if (
         start + 1 < n
         and text[start] in _BLANKS

@@ -20,7 +20,12 @@ from richout.markdown.codemap import CodeMap
 from richout.models import Directives, EditRecord, Span, span_record
 from richout.models.diagnostics import Diagnostics, Finding, deferred
 from richout.models.lossless import edit_records
-from richout.tags.close import LEADING_BREAKS, boundaries_kept, close_sites, normalize_boundaries
+from richout.tags.close import (
+    boundaries_kept,
+    close_sites,
+    leading_breaks_end,
+    normalize_boundaries,
+)
 from richout.tags.code import StageCode
 from richout.tags.explain import (
     OffsetMap,
@@ -317,8 +322,7 @@ def _trimmed_from(read: str, text: str) -> int:
     trailing JavaScript whitespace (:meth:`TagStages.reusing`); -1 when it is not."""
     if read is text:
         return 0
-    m = LEADING_BREAKS.match(read)
-    for start in (0, m.end() if m is not None else 0):
+    for start in (0, leading_breaks_end(read)):
         if read.startswith(text, start) and not js_trim(read[start + len(text) :]):
             return start
     return -1

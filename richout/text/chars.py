@@ -14,6 +14,7 @@ __all__ = [
     "JS_WS",
     "JS_WS_CLASS",
     "JS_WS_NO_BREAK",
+    "BlankLineRun",
     "LineBreaks",
     "LineIndex",
     "ascii_lower",
@@ -150,6 +151,34 @@ def utf16_prefix(s: str, units: int) -> str:
 def ascii_lower(s: str) -> str:
     """Lower-case ASCII letters only (JavaScript ``/i`` on ASCII patterns)."""
     return s.translate(_ASCII_UPPER)
+
+
+class BlankLineRun:
+    """Where a run of whole lines holding only ``blanks`` ends: the end of what
+    ``(?:[blanks]*[breaks])*`` matches (each line with its one-character break; ``\r\n``
+    is two breaks with nothing between, so it needs no alternative of its own).
+
+    Found with one character class and a backward search for the last break: the group
+    form keeps a backtracking mark per line, about 100 ns a character against 2 for the
+    class, and a 1 MB run of line feeds cost 110 ms in one ``match``.
+    """
+
+    __slots__ = ("_breaks", "_run")
+
+    def __init__(self, blanks: str, breaks: str) -> None:
+        self._run = re.compile("[" + re.escape(blanks + breaks) + "]*")
+        self._breaks = breaks
+
+    def end(self, text: str, start: int = 0, stop: int | None = None) -> int:
+        """The end of the run of blank lines starting at ``start`` and read up to ``stop``
+        (default: the text's end); ``start`` when no whole line is blank."""
+        limit = len(text) if stop is None else stop
+        run = self._run.match(text, start, limit)
+        reach = run.end() if run is not None else start
+        last = start - 1
+        for brk in self._breaks:
+            last = max(last, text.rfind(brk, start, reach))
+        return last + 1
 
 
 class LineIndex:
