@@ -11,7 +11,7 @@ all of them alike; the table reports the median round of each, MB/s, µs per rep
 ratio to the baseline measured in the same run. The baseline is the cheapest possible
 answer to "could this reply hold a directive?": a scan for the three trigger substrings
 issue 8 measures against (``media:`` in any letter case, ``[[``, ``[embed``). Until
-2026-12-02 it scanned for the first two only (about 12% less work on this corpus); that
+2026-12-02 it scanned for the first two only (about 10% less work on this corpus); that
 scan is still timed, as the "two-substring scan" row, so older figures can be compared.
 
 Results compute diagnostics, spans and edits on first read; the ", explained" rows pay for

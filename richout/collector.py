@@ -167,11 +167,12 @@ def paused_call(fn: Callable[..., _R], arguments: dict[str, Any]) -> _R:
     before anything else is bound), after :func:`pause_needed` said yes. ``fn`` sees this
     thread inside the pause and runs as it is."""
     _enter()
+    was_inside = not pause_needed()
     _here.inside = True
     try:
         return fn(**arguments)
     finally:
-        _here.inside = False
+        _here.inside = was_inside
         _leave()
 
 

@@ -319,12 +319,20 @@ def test_answers_when_local_looks_give_up(text: str, reach: int) -> None:
         # not containers: "1." and "-" before an NBSP are paragraph text
         "1.\xa0\nb `x`",
         "-\xa0\n`c` x",
+        # an empty list item on a later line cannot interrupt the paragraph: it is its text
+        "\xa0\n* \nsee `code`",
+        "\xa0\n1. \n`x` hi",
+        "- \xa0\n  2) \n  b `x`",
+        # quote markers on later lines are the container's, not the paragraph's
+        "> \xa0\n> \xa0\n> b `x`",
     ],
 )
 def test_code_spans_after_a_unicode_whitespace_line_map_to_the_source(text: str) -> None:
     """str.strip() drops a paragraph's leading NBSP-only lines, after container marks too;
     spans still land on their text."""
-    for region in parse_code(text).regions:
+    regions = parse_code(text).regions
+    assert regions, text  # every text here holds a code span
+    for region in regions:
         piece = text[region.start : region.end]
         assert piece.startswith("`") and piece.endswith("`"), (text, piece)
 

@@ -315,7 +315,6 @@ _NON_DEFAULT: list[tuple[Any, dict[str, Any]]] = [
     (
         richout.render_reply,
         {
-            "role": "user",
             "profile": "release-2026.9.6",
             "explain": True,
             "policy": richout.Policy(allow_local_files=False),

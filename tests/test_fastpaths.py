@@ -678,3 +678,18 @@ def test_prose_mentions_of_media_give_what_the_walk_gives(
     finally:
         media_pipeline._mentions_only = real
     assert fast == walked, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[[audio_as_voice]] hi", "x\nMEDIA:/tmp/a.png\n[[audio_as_voice]] hi", "[[reply_to:x]] hi"],
+)
+def test_explained_spans_set_the_same_fields_whichever_way_the_split_went(text: str) -> None:
+    """A tag span the views reuse unmoved keeps the fields set a rebuilt one has."""
+    for result in (
+        richout.split_media(text, explain=True),
+        richout.parse_reply(text, explain=True),
+        richout.render_reply(text, explain=True),
+    ):
+        for span in result.spans:
+            assert span.model_fields_set == {"kind", "start", "end", "value"}, (text, span)

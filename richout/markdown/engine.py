@@ -49,6 +49,9 @@ _LINE_BREAK = re.compile(r"\r\n?|\n")
 #: and list markers followed by a space, a tab or the line's end (``1.`` before an NBSP is
 #: paragraph text, not a list item).
 _CONTAINER_MARKS = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$)))*")
+#: What may stand before a later line of the same paragraph: indentation and block quote
+#: markers. A list marker there is paragraph text (a new item would end the paragraph).
+_CONTINUATION_MARKS = re.compile(r"[ \t>]*")
 
 
 class Region(NamedTuple):
@@ -93,14 +96,16 @@ class SourceLines:
         # leading lines of Unicode whitespace only (a lone NBSP line is not blank to
         # CommonMark): the content's first line is the first source line with other text
         # after its container marks ("- \u00a0" opens a list item whose paragraph starts
-        # with such a line).
+        # with such a line; on later lines only quote markers and indentation count).
         lines = self.lines
+        marks_of = _CONTAINER_MARKS.match  # the paragraph's first line may open containers
         while first_line < len(lines) - 1:
             line = lines[first_line]
-            marks = _CONTAINER_MARKS.match(line)
+            marks = marks_of(line)
             if line[marks.end() if marks is not None else 0 :].strip():
                 break
             first_line += 1
+            marks_of = _CONTINUATION_MARKS.match
         for i, cline in enumerate(content.split("\n")):
             line_no = first_line + i
             if line_no >= len(self.lines):

@@ -407,9 +407,10 @@ def _explanation(
             # An end sits just after the last character: map that character, not the gap
             # after it (the gap may be where a removed line was).
             b = to_input(sp.end - 1) + 1 if sp.end > sp.start else a
-            spans.append(
-                sp if (a, b) == (sp.start, sp.end) else span_record(sp.kind, a, b, sp.value)
-            )
+            # Reused when nothing moves; an audio span built without a value is rebuilt
+            # with one, as before, so the fields set does not depend on the path.
+            reuse = (a, b) == (sp.start, sp.end) and "value" in sp.model_fields_set
+            spans.append(sp if reuse else span_record(sp.kind, a, b, sp.value))
     spans.sort(key=lambda sp: (sp.start, sp.end))
 
     diag = Diagnostics(text)

@@ -170,8 +170,9 @@ class BlankLineRun:
         self._breaks = breaks
 
     def end(self, text: str, start: int = 0, stop: int | None = None) -> int:
-        """The end of the run of blank lines starting at ``start`` and read up to ``stop``
-        (default: the text's end); ``start`` when no whole line is blank."""
+        """The end of the run of blank lines starting at ``start`` (at most the text's
+        length) and read up to ``stop`` (default: the text's end); ``start`` when no whole
+        line is blank."""
         limit = len(text) if stop is None else stop
         run = self._run.match(text, start, limit)
         reach = run.end() if run is not None else start
