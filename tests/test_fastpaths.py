@@ -1,9 +1,11 @@
 """Fast paths on the trigger path give exactly the outputs of the full passes they skip.
 
-Each shortcut replaces a pass only when the outputs it would give are certain; explanations
-(``explain=True``) always run the full passes, so the eager result is the oracle for the lazy
-one. The generators favour the text that decides: tag heads, near-misses, ``MEDIA:`` lines,
-code markers and JavaScript whitespace at both ends.
+Each shortcut replaces a pass only when the outputs it would give are certain. Explanations
+(``explain=True``) run the full passes, so the eager result is the oracle for the lazy one,
+except the walk's two line shortcuts, which an explained split takes where the explanation
+has nothing to say about the line: for those the whole explained result is compared too.
+The generators favour the text that decides: tag heads, near-misses, ``MEDIA:`` lines, code
+markers and JavaScript whitespace at both ends.
 """
 
 from __future__ import annotations
@@ -441,12 +443,26 @@ _DIRECTIVE = st.builds(
     st.lists(_TOKEN_CHARS, max_size=12).map("".join),
     st.sampled_from(["", "`", "'", ",", ")", " ", ".png", ".png`", "\\"]),
 )
-_AROUND = st.sampled_from(["", "Here:\n", "Here:\n\n", "```\n", "    x\n", "> q\n", "\n"])
+# Neighbours whose Markdown a removed line changes (media.structure_changed): a hard break
+# before, an underline or indented line after; lines apart by CR, LF or CRLF.
+_AROUND = st.sampled_from(
+    ["", "Here:\n", "Here:\n\n", "```\n", "    x\n", "> q\n", "\n", "Caption  \n", "a\r"]
+)
+_AFTER = st.sampled_from(["", "\n", "\nDone.", "\n```", "\n---", "\n    code", "\r\nz"])
+_BREAKS = st.lists(st.sampled_from(["\n", "\n", "\r\n", "\r", "\n\n"]), min_size=4, max_size=4)
+
+
+def _joined(lines: list[str], breaks: list[str]) -> str:
+    """``lines`` with ``breaks[i]`` between line ``i`` and the next."""
+    return lines[0] + "".join(brk + line for brk, line in zip(breaks, lines[1:], strict=False))
+
+
 _DIRECTIVE_REPLY = st.builds(
-    lambda before, lines, after: before + "\n".join(lines) + after,
+    lambda before, lines, breaks, after: before + _joined(lines, breaks) + after,
     _AROUND,
-    st.lists(_DIRECTIVE, min_size=1, max_size=3),
-    st.sampled_from(["", "\n", "\nDone.", "\n```"]),
+    st.lists(_DIRECTIVE, min_size=1, max_size=4),
+    _BREAKS,
+    _AFTER,
 )
 _NARROW = richout.Policy(allow_local_files=False, allow_hosts=["example.com"])
 
@@ -475,9 +491,9 @@ def _walked() -> Iterator[None]:
 
 
 def _assert_shortcut_changes_nothing(name: str, text: str, profile: str, narrow: bool) -> None:
-    """The three views' outputs are the same with the walk's shortcut ``name`` (a method of
-    :class:`Walker` that declines by returning False) and with it declining every line, and
-    the split's lazy outputs are the explained ones."""
+    """The three views' outputs, and their whole explained results, are the same with the
+    walk's shortcut ``name`` (a method of :class:`Walker` that declines by returning False)
+    and with it declining every line, and the split's lazy outputs are the explained ones."""
     with _walked():
         _compare_shortcut(name, text, profile, narrow)
 
@@ -493,6 +509,16 @@ def _compare_shortcut(name: str, text: str, profile: str, narrow: bool) -> None:
                 _REPLY_OUT,
             ),
             _outputs(richout.render_reply(text, profile=profile, policy=policy), _RENDER_OUT),
+            *(
+                (r.model_dump_json(), r.model_fields_set, [x.model_fields_set for x in r.spans])
+                for r in (
+                    richout.split_media(text, profile=profile, policy=policy, explain=True),
+                    richout.parse_reply(
+                        text, current_message_id="m1", profile=profile, policy=policy, explain=True
+                    ),
+                    richout.render_reply(text, profile=profile, policy=policy, explain=True),
+                )
+            ),
         )
 
     fast = outputs()
@@ -524,7 +550,9 @@ def _compare_shortcut(name: str, text: str, profile: str, narrow: bool) -> None:
     assert fast[0] == _outputs(explained, _SPLIT_OUT), text
 
 
-def _split_recording(name: str, text: str) -> tuple[list[bool], richout.MediaSplit]:
+def _split_recording(
+    name: str, text: str, *, explain: bool = False
+) -> tuple[list[bool], richout.MediaSplit]:
     """``split_media(text)`` with every answer of the walk's shortcut ``name`` recorded."""
     taken: list[bool] = []
     real = getattr(Walker, name)
@@ -537,7 +565,7 @@ def _split_recording(name: str, text: str) -> tuple[list[bool], richout.MediaSpl
     setattr(Walker, name, recording)
     try:
         with _walked():
-            got = richout.split_media(text)
+            got = richout.split_media(text, explain=explain)
     finally:
         setattr(Walker, name, real)
     return taken, got
@@ -584,10 +612,11 @@ _PATHS_LINE = st.builds(
     st.sampled_from(["", " ", "\t", "`", " caption"]),
 )
 _PATHS_REPLY = st.builds(
-    lambda before, lines, after: before + "\n".join(lines) + after,
+    lambda before, lines, breaks, after: before + _joined(lines, breaks) + after,
     _AROUND,
-    st.lists(_PATHS_LINE | _DIRECTIVE, min_size=1, max_size=3),
-    st.sampled_from(["", "\n", "\nDone.", "\n```"]),
+    st.lists(_PATHS_LINE | _DIRECTIVE, min_size=1, max_size=4),
+    _BREAKS,
+    _AFTER,
 )
 
 
@@ -617,6 +646,29 @@ def test_the_plain_paths_shortcut_is_taken_on_lines_of_paths() -> None:
     assert got.rejected_media_count == 2 and "/i" in got.media_urls
     assert got.media_urls[:4] == ["/tmp/a.png", "/tmp/b.png", "/c", "/d/e"]
     assert got.text.startswith("Here:")
+
+
+@pytest.mark.pure_python(why="counts calls of Walker methods, a compiled class's")
+def test_an_explained_split_takes_the_line_shortcuts_only_where_nothing_is_to_be_said() -> None:
+    """Not vacuous, explaining: the shortcuts take a line only when §17.2-§17.3 would say
+    nothing about it (a bare token, no sentence punctuation at a token's end, no second
+    ``MEDIA:``); the others get their diagnostics from the general path."""
+    taken, got = _split_recording(
+        "_plain_accepted",
+        "Here:\nMEDIA:/tmp/a.png\nMEDIA:`/tmp/b.png`\nMEDIA:/tmp/c.png.\n"
+        "MEDIA:https://example.com/d.png\nMEDIA:/e/MEDIA:/f\nMEDIA:/g.png`",
+        explain=True,
+    )
+    assert taken == [True, False, False, True, False, False]
+    assert [s.value for s in got.spans][:2] == ["/tmp/a.png", "/tmp/b.png"]
+    codes = {d.code for d in got.diagnostics}
+    assert {"media.trailing_punctuation", "media.multiple_on_line"} <= codes, codes
+    taken, got = _split_recording(
+        "_plain_paths", "MEDIA: /a /b\nMEDIA: /c. /d\nMEDIA: /e /f", explain=True
+    )
+    assert taken == [True, False, True]
+    assert [s.value for s in got.spans] == ["/a", "/b", "/c.", "/d", "/e", "/f"]
+    assert [d.code for d in got.diagnostics] == ["media.trailing_punctuation"]
 
 
 _MENTION_PIECES = st.sampled_from(

@@ -14,7 +14,7 @@ import re
 from richout.media.cleaning import clean
 from richout.media.explain_lines import shown
 from richout.media.lines import MEDIA_AT_BOUNDARY, DirectiveLine
-from richout.media.payload import Item, Judge
+from richout.media.payload import Item, Judge, PayloadResult
 from richout.models.diagnostics import Diagnostics
 from richout.policy import strip_file_prefix
 from richout.policy.local import (
@@ -25,7 +25,7 @@ from richout.policy.local import (
 )
 from richout.text.chars import has_js_ws, js_rtrim, js_trim
 
-__all__ = ["directive_checks"]
+__all__ = ["directive_checks", "next_directive_token", "says_nothing"]
 
 #: Values no §17.3 check can flag: rooted (the local-path test's first branch, so never
 #: "suspicious relative") or https://, without quotes, brackets or braces anywhere.
@@ -124,7 +124,7 @@ def _is_second_branch_local(s: str) -> bool:
     return is_likely_local_path(s) and not has_scheme_prefix(s)
 
 
-def _says_nothing(v: str) -> bool:
+def says_nothing(v: str) -> bool:
     """§17.3 has nothing to say about a plain part (no absorbed words, no cut, no tail) with
     value ``v``: a rooted path or ``https`` URL with no quote, bracket or brace, and no
     sentence punctuation at its end."""
@@ -134,7 +134,7 @@ def _says_nothing(v: str) -> bool:
 def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
     """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input).
 
-    Not called for a plain part with nothing to say (:func:`_says_nothing`): the caller asks
+    Not called for a plain part with nothing to say (:func:`says_nothing`): the caller asks
     that once per distinct value."""
     v = item.value
     quoted = shown(v)
@@ -279,7 +279,7 @@ def _wrapper_checks(
             )
 
 
-def _next_directive_token(raw: str, start: int, end: int) -> int:
+def next_directive_token(raw: str, start: int, end: int) -> int:
     """Where a second ``MEDIA:`` directive token stands in ``raw[start:end]``, or -1.
 
     The scheme of a ``media://`` reference is not one.
@@ -292,6 +292,9 @@ def _next_directive_token(raw: str, start: int, end: int) -> int:
 
 def directive_checks(diag: Diagnostics, d: DirectiveLine, raw: str, judge: Judge) -> None:
     """§17.2-§17.3 for one directive line."""
+    res = d.result
+    if res is None:
+        return  # the walk's fast path saw to it that nothing here applies (DirectiveLine)
     ps = d.payload
     payload = raw[ps : d.end]
     if not js_trim(payload):
@@ -304,7 +307,7 @@ def directive_checks(diag: Diagnostics, d: DirectiveLine, raw: str, judge: Judge
             d.end,
         )
         return
-    k = _next_directive_token(raw, ps, d.end)
+    k = next_directive_token(raw, ps, d.end)
     if k >= 0:
         diag.add(
             "media.multiple_on_line",
@@ -315,15 +318,16 @@ def directive_checks(diag: Diagnostics, d: DirectiveLine, raw: str, judge: Judge
             d.end,
         )
     if d.outcome == "accepted":
-        _accepted_line(diag, d, payload, judge)
+        _accepted_line(diag, d, res, payload, judge)
     else:
-        _refused_line(diag, d, payload, judge)
+        _refused_line(diag, d, res, payload, judge)
 
 
-def _accepted_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Judge) -> None:
+def _accepted_line(
+    diag: Diagnostics, d: DirectiveLine, res: PayloadResult, payload: str, judge: Judge
+) -> None:
     """§17.3 for each accepted reference, then the parts left beside them: rejected (visible,
     hidden and counted, or dropped) and leftover text."""
-    res = d.result
     ps = d.payload
     # Whether §17.3 has nothing to say about a plain part depends on its value alone: asked
     # once per distinct value (a payload of 500k equal paths asks once, not 500k times).
@@ -333,7 +337,7 @@ def _accepted_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Jud
             v = item.value
             q = quiet.get(v)
             if q is None:
-                q = quiet[v] = _says_nothing(v)
+                q = quiet[v] = says_nothing(v)
             if q:
                 continue
         _item_checks(diag, item, ps + item.start, ps + item.end)
@@ -372,11 +376,12 @@ def _accepted_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Jud
         )
 
 
-def _refused_line(diag: Diagnostics, d: DirectiveLine, payload: str, judge: Judge) -> None:
+def _refused_line(
+    diag: Diagnostics, d: DirectiveLine, res: PayloadResult, payload: str, judge: Judge
+) -> None:
     """§17.2 for a line with no accepted reference: why the parts and the whole-payload
     fallback failed, and what became of the line (removed, or kept although it would pass
     without its trailing whitespace)."""
-    res = d.result
     ps = d.payload
     tail = _visibility(d, True)
     part_codes: set[str] = set()

@@ -214,17 +214,15 @@ def _neighbours(diag: Diagnostics, walk: Walk, raw: str, removed: list[Directive
     """
     around = _Around(raw, {ch.start: ch for ch in walk.changes})
     prev_of, next_of = around.kept_neighbours(removed)
+    asked: tuple[_Line | None, _Line | None, str | None] = (None, None, None)
     for d in removed:
         prev = prev_of[d.start]
         nxt = next_of[d.end]
-        prev_blank = prev is None or around.blank(prev)
-        why = None
-        if nxt is not None and not around.blank(nxt) and around.indented(nxt) and prev_blank:
-            why = "the next line is indented by 4+ columns and now starts an indented code block"
-        elif nxt is not None and not prev_blank and around.underline(nxt):
-            why = "the next line now underlines the previous one as a setext heading"
-        elif prev is not None and around.hard_break(prev):
-            why = "the previous line ends with a hard line break that now has nothing to break"
+        if prev is not None and prev is asked[0] and nxt is asked[1]:
+            why = asked[2]  # a block of removed lines shares its neighbours, and the answer
+        else:
+            why = around.changed_by_removal(prev, nxt)
+            asked = (prev, nxt, why)
         if why is not None:
             diag.add(
                 "media.structure_changed",
@@ -254,12 +252,33 @@ class _Around:
         self.lf_after = [n, n]  # [searched down to, first "\n" at or after it]
 
     def kept_neighbours(
-        self, removed: list[DirectiveLine]
+        self, removed: list[DirectiveLine], *, share: bool = True
     ) -> tuple[dict[int, _Line | None], dict[int, _Line | None]]:
         """The nearest line that stays before each removed line (by its start) and after it
-        (by its end); None at the text's edge. Removed neighbours are skipped over."""
+        (by its end); None at the text's edge. Removed neighbours are skipped over.
+
+        ``share``: a removed line that is a whole ``\n``-delimited line, right after (before)
+        another such, takes that one's neighbour without searching (a block of directive
+        lines); the same answer as the search (``tests/test_media_explain_structure.py``).
+        """
         prev_of: dict[int, _Line | None] = {}
+        raw = self.raw
+        n = self.n
+        last: DirectiveLine | None = None
         for d in removed:
+            if (
+                share
+                and last is not None
+                and last.end + 1 == d.start
+                and raw[last.end] == "\n"
+                and (last.start == 0 or raw[last.start - 1] == "\n")
+            ):
+                # The line before d is all of last, which was removed: line_before would
+                # find last's start and defer to last's own neighbour.
+                prev_of[d.start] = prev_of[last.start]
+                last = d
+                continue
+            last = d
             info = self.line_before(d.start)
             if info is None:
                 prev_of[d.start] = None
@@ -268,7 +287,19 @@ class _Around:
             else:
                 prev_of[d.start] = info[1]
         next_of: dict[int, _Line | None] = {}
+        last = None
         for d in reversed(removed):
+            if (
+                share
+                and last is not None
+                and d.end + 1 == last.start
+                and raw[d.end] == "\n"
+                and (last.end == n or raw[last.end] == "\n")
+            ):
+                next_of[d.end] = next_of[last.end]
+                last = d
+                continue
+            last = d
             info = self.line_after(d.end)
             if info is None:
                 next_of[d.end] = None
@@ -277,6 +308,18 @@ class _Around:
             else:
                 next_of[d.end] = info[1]
         return prev_of, next_of
+
+    def changed_by_removal(self, prev: _Line | None, nxt: _Line | None) -> str | None:
+        """What removing the lines between ``prev`` and ``nxt`` (kept neighbours; None at
+        the text's edge) did to the Markdown around them, or None."""
+        prev_blank = prev is None or self.blank(prev)
+        if nxt is not None and not self.blank(nxt) and self.indented(nxt) and prev_blank:
+            return "the next line is indented by 4+ columns and now starts an indented code block"
+        if nxt is not None and not prev_blank and self.underline(nxt):
+            return "the next line now underlines the previous one as a setext heading"
+        if prev is not None and self.hard_break(prev):
+            return "the previous line ends with a hard line break that now has nothing to break"
+        return None
 
     def line_before(self, ls: int) -> tuple[int, _Line | None] | None:
         """(start, the line or None when removed) of the line before ``ls``."""

@@ -23,11 +23,11 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from richout.markdown.codemap import CodeMap
-from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1
+from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1, payload_start
 from richout.media.payload import Judge, analyse_payload, is_words_payload
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.tagpass import read_tags
-from richout.media.walk import PLAIN_DIRECTIVE, payload_start, plain_paths
+from richout.media.walk import PLAIN_DIRECTIVE, plain_paths
 from richout.models import MediaSplit, Segment, media_segment, text_segment
 from richout.policy import is_valid_reference
 from richout.profiles import Profile

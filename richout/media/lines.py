@@ -4,7 +4,9 @@ The records (:class:`Walk` and the lines it holds) are written by :mod:`richout.
 (MEDIA.md §3 step 4, §5-§9, §13), turned into text and segments by
 :mod:`richout.media.segments`, and only read by the ``explain_*`` modules (§17). The two
 helpers answer MEDIA.md §5 rule 1 and "which lines hold this substring", which the walk asks
-to find directive lines and the §17.1 checks ask again to explain the lines it passed over.
+to find directive lines and the §17.1 checks ask again to explain the lines it passed over;
+two more say where a payload starts and lower-case a reply without moving offsets, for the
+walk and the fused pass alike.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from richout.markdown.engine import ImageSpan
 from richout.media.payload import Item, Judge, PayloadResult
 from richout.models import Span
 from richout.policy import Verdict
-from richout.text.chars import JS_WS, LineBreaks, utf16_prefix
+from richout.text.chars import JS_WS, LineBreaks, ascii_lower, utf16_prefix
 
 __all__ = [
     "MEDIA_AT_BOUNDARY",
@@ -27,8 +29,10 @@ __all__ = [
     "SegmentItem",
     "Walk",
     "lines_holding",
+    "lower_same_length",
     "media_colon",
     "passes_rule1",
+    "payload_start",
 ]
 
 #: MEDIA_TOKEN: ``MEDIA:`` (ASCII case-insensitive) not preceded by an ASCII word character.
@@ -47,7 +51,11 @@ class DirectiveLine:
     match: int
     #: offset of the payload
     payload: int
-    result: PayloadResult
+    #: the payload as §6-§7 read it; None for a line the walk's fast path took while
+    #: explaining, which it takes only when §17.2-§17.3 have nothing to say about the line:
+    #: every token a quiet reference (``explain_directives.says_nothing``), all delivered,
+    #: nothing left beside them, no second ``MEDIA:`` (``tests/test_fastpaths.py``)
+    result: PayloadResult | None
     outcome: Literal["accepted", "removed", "kept"]
     #: the whole line left the text
     line_removed: bool
@@ -173,3 +181,24 @@ def passes_rule1(raw: str, start: int, end: int, ascii_prefix: bool) -> bool:
     if ascii_prefix:
         return False
     return utf16_prefix(head, 6).upper().startswith("MEDIA:")
+
+
+def lower_same_length(raw: str) -> str:
+    """``raw`` lower-cased with offsets preserved (``str.lower`` can lengthen U+0130)."""
+    low = raw.lower()
+    if len(low) != len(raw):
+        low = ascii_lower(raw)
+    return low
+
+
+def payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> int:
+    """Where ``\\s*`?([^\\n]+)`` puts the payload: past the whitespace and one backtick,
+    keeping at least one character."""
+    rest = raw[after_colon:end]
+    skipped = len(rest) - len(rest.lstrip(JS_WS))
+    start = after_colon + skipped
+    if start >= end:
+        return end - 1
+    if skip_backtick and raw[start] == "`" and start + 1 < end:
+        return start + 1
+    return start

@@ -18,10 +18,10 @@ from typing import Any
 from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
 from richout.media.fused import fused_cuts, fused_split
-from richout.media.lines import media_colon
+from richout.media.lines import lower_same_length, media_colon
 from richout.media.segments import build_segments, leading_blank_lines, walked_text
 from richout.media.tagpass import read_tags
-from richout.media.walk import Walker, lower_same_length
+from richout.media.walk import Walker
 from richout.models import (
     Diagnostic,
     Directives,

@@ -17,6 +17,7 @@ from typing import Literal
 
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import ImageSpan, find_images
+from richout.media.explain_directives import next_directive_token, says_nothing
 from richout.media.lines import (
     MEDIA_AT_BOUNDARY,
     DirectiveLine,
@@ -25,7 +26,9 @@ from richout.media.lines import (
     SegmentItem,
     Walk,
     lines_holding,
+    lower_same_length,
     passes_rule1,
+    payload_start,
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.media.regroup import plain_path_run
@@ -34,15 +37,13 @@ from richout.policy import Policy, Verdict, strip_file_prefix
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import Profile
 from richout.text.chars import (
-    JS_WS,
     LineBreaks,
-    ascii_lower,
     collapse_blank_runs,
     js_trim,
     utf16_len,
 )
 
-__all__ = ["PLAIN_DIRECTIVE", "Walker", "lower_same_length", "payload_start", "plain_paths"]
+__all__ = ["PLAIN_DIRECTIVE", "Walker", "plain_paths"]
 
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
@@ -67,6 +68,8 @@ PLAIN_DIRECTIVE = re.compile(
 #: reference may be, which the walk checks apart; ``richout.media.payload`` answers those
 #: payloads the same way.
 _PATHS_HEAD = re.compile(r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*/")
+#: A token of such a line ending in ``.``: sentence punctuation §17.3 warns about.
+_DOT_AT_TOKEN_END = re.compile(r"\.(?![^ \t])")
 
 
 def plain_paths(raw: str, ls: int, le: int) -> list[str] | None:
@@ -83,27 +86,6 @@ def plain_paths(raw: str, ls: int, le: int) -> list[str] | None:
     if max(map(len, tokens)) > MAX_REFERENCE_UNITS:
         return None
     return tokens
-
-
-def lower_same_length(raw: str) -> str:
-    """``raw`` lower-cased with offsets preserved (``str.lower`` can lengthen U+0130)."""
-    low = raw.lower()
-    if len(low) != len(raw):
-        low = ascii_lower(raw)
-    return low
-
-
-def payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> int:
-    """Where ``\\s*`?([^\\n]+)`` puts the payload: past the whitespace and one backtick,
-    keeping at least one character."""
-    rest = raw[after_colon:end]
-    skipped = len(rest) - len(rest.lstrip(JS_WS))
-    start = after_colon + skipped
-    if start >= end:
-        return end - 1
-    if skip_backtick and raw[start] == "`" and start + 1 < end:
-        return start + 1
-    return start
 
 
 def _is_http_prefix(s: str) -> bool:
@@ -289,18 +271,49 @@ class Walker:
         steps with the token as the cleaned candidate, so an accepted token is the line's one
         reference and the whole line leaves the text (``tests/test_fastpaths.py`` compares the
         two paths). A refused token goes the general way, which explains and counts it.
+        Explaining, so does a line :meth:`_quiet` does not vouch for.
         """
-        if m.start(1) < m.end(1) and not self.profile.skip_leading_backtick:
+        backtick = m.start(1) < m.end(1)
+        if backtick and not self.profile.skip_leading_backtick:
             return False
         token = m.group(2)
         judge = self.walk.judge
         if not judge.ok(token) or not judge.narrowed(token).ok:
             return False
+        if self.explain:
+            # The explanation is quiet only for a bare token that says nothing on its own
+            # and holds no second directive (a ":" is the only way one could).
+            if backtick or m.end(2) < le or not says_nothing(token):
+                return False
+            ps = m.start(2)
+            if ":" in token and next_directive_token(self.raw, ps, le) >= 0:
+                return False
+            self._record_quiet(ls, le, ps, [token])
         walk = self.walk
         walk.consumed = True
         walk.media.append(token)
         walk.changes.append(LineChange(ls, le, None, [("media", token)]))
         return True
+
+    def _record_quiet(self, ls: int, le: int, ps: int, tokens: list[str]) -> None:
+        """Explaining a fast-path line (payload at ``ps``) whose ``tokens`` are all
+        delivered and about which §17.2-§17.3 have nothing to say (the callers check):
+        record its spans and a :class:`DirectiveLine` without a payload reading.
+
+        The general path would find each token a plain part (no absorbed words, cut or
+        tail), with nothing rejected or left beside them, so its checks reduce to each
+        value's own (:func:`says_nothing`) and a second ``MEDIA:`` on the line. Spans share
+        one record per value, as the general path's do.
+        """
+        ms = self.raw.find(":", ls) - 5  # the line opens with [ \t]*MEDIA:
+        spans = self.walk.spans
+        line_spans: dict[str, Span] = {}
+        for t in tokens:
+            span = line_spans.get(t)
+            if span is None:
+                span = line_spans[t] = span_record("media", ms, le, t)
+            spans.append(span)
+        self.walk.directives.append(DirectiveLine(ls, le, ms, ps, None, "accepted", True))
 
     def _plain_paths(self, ls: int, le: int) -> bool:
         """A line of plain paths (:data:`_PATHS_HEAD`), every one delivered, recorded as the
@@ -317,6 +330,13 @@ class Walker:
         judge = self.walk.judge
         if judge.policy is not None and not all(judge.narrowed(t).ok for t in tokens):
             return False
+        if self.explain:
+            # Plain-path tokens hold no ":" and no quote, bracket or brace, so says_nothing
+            # asks only about a "." at a token's end.
+            ps = self.raw.find("/", ls, le)
+            if _DOT_AT_TOKEN_END.search(self.raw, ps, le) is not None:
+                return False
+            self._record_quiet(ls, le, ps, tokens)
         walk = self.walk
         walk.consumed = True
         walk.media.extend(tokens)
@@ -424,24 +444,24 @@ class Walker:
             for ls in images:
                 lines[ls] = self.merged.get(ls) or self.lines.line_end(ls)
         skip_until = -1
-        plain = self.directives_on and not self.explain
+        directives_on = self.directives_on
         for ls in sorted(lines):
             if ls < skip_until:
                 continue  # inside a line joined by a multi-line image
             le = lines[ls]
             skip_until = self.merged.get(ls, -1)
             # A plain directive line passes rule 1: it opens with ASCII "MEDIA:".
-            m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le) if plain else None
+            m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le) if directives_on else None
             rule1 = m is not None or passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
             # The option, not the presence of "media:", decides: a U+0131 spelling passes
             # rule 1 without any "media:" and is then neither a directive nor image-scanned.
-            if rule1 and self.directives_on:
+            if rule1 and directives_on:
                 if self.cmap.line_in_block(ls, le):
                     walk.code_lines.append((ls, le))
                 elif m is not None:
                     if not self._plain_accepted(m, ls, le):
                         self._directive_line(ls, le)
-                elif not plain or not self._plain_paths(ls, le):
+                elif not self._plain_paths(ls, le):
                     self._directive_line(ls, le)
                 continue
             line_images = images.get(ls)
