@@ -7,7 +7,16 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout.text.patch import Patch, apply, compose, invert, offset_mapper, patch_from_pieces
+from richout.text.patch import (
+    Edit,
+    Patch,
+    apply,
+    compose,
+    identity,
+    invert,
+    offset_mapper,
+    patch_from_pieces,
+)
 
 
 @st.composite
@@ -63,3 +72,11 @@ def test_touching_edits_merge_in_linear_time() -> None:
     src = "x" * 200_000
     patch = patch_from_pieces(src, [(i, i + 1, "") for i in range(len(src))])
     assert patch == [patch[0]] and patch[0].removed == src and patch[0].inserted == ""
+
+
+def test_an_empty_patch_maps_by_the_shared_identity() -> None:
+    """Callers skip mapping when the map ``is identity`` (tens of thousands of findings on a
+    hostile input); a non-empty patch still maps through its edits."""
+    assert offset_mapper([]) is identity
+    moved = offset_mapper([Edit(0, 3, "abc", "")])
+    assert moved is not identity and moved(0) == 3

@@ -23,6 +23,7 @@ from richout.models.base import (
     set_private,
 )
 from richout.text.chars import LineIndex
+from richout.text.patch import identity
 
 __all__ = [
     "Deferred",
@@ -128,6 +129,8 @@ class Diagnostics:
         self, others: Iterable[Diagnostic], offset_map: Callable[[int], int] | None = None
     ) -> None:
         """Add diagnostics produced on another text, mapping their spans into this input."""
+        if offset_map is identity:
+            offset_map = None
         for d in others:
             if d.start is None or d.end is None:
                 self.add(d.code, d.severity, d.message, 0, 0, field=d.field)
@@ -145,6 +148,8 @@ class Diagnostics:
         # add() inlined, and _mapped with it: a stage hands on one finding per malformed
         # tag, and a view passes each through three collectors.
         seen, items = self._seen, self._items
+        if offset_map is identity:
+            offset_map = None
         for start, code, end, severity, message, field in records:
             if offset_map is None:
                 s, e = start, end

@@ -28,6 +28,7 @@ from richout.tags.scan import (
     TagKind,
 )
 from richout.text.chars import js_trim
+from richout.text.patch import identity
 from richout.text.quote import SHOW_MAX, show
 
 __all__ = [
@@ -55,11 +56,6 @@ _UNKNOWN_HEAD = re.compile(
 
 #: Stage offset -> input offset.
 OffsetMap = Callable[[int], int]
-
-
-def identity(pos: int) -> int:
-    """The :data:`OffsetMap` of a stage whose text is the input."""
-    return pos
 
 
 def end_in_input(to_input: OffsetMap, start: int, end: int) -> int:
@@ -243,8 +239,12 @@ class Recorder(Sink):
     def replay(self, sink: Sink, to_input: OffsetMap) -> None:
         """Make ``sink`` the calls the stage made here, ranges mapped as the stage maps them
         (start through ``to_input``, end through :func:`end_in_input`), in the same order."""
+        same = to_input is identity
         for op, s, e, a, b, c in self.events:
-            start, end = to_input(s), end_in_input(to_input, s, e)
+            if same:
+                start, end = s, (e if e > s else s)
+            else:
+                start, end = to_input(s), end_in_input(to_input, s, e)
             if op == _IN_CODE:
                 sink.in_code(start, end, "audio" if a == "audio" else "current", b)
             elif op == _MALFORMED:
@@ -254,7 +254,12 @@ class Recorder(Sink):
             else:
                 sink.reply_id_sanitized(start, end, a, b)
         # The tags read outside code, which the stage claims directly.
-        sink.claimed.extend((to_input(s), end_in_input(to_input, s, e)) for s, e in self.claimed)
+        if same:
+            sink.claimed.extend(self.claimed)
+        else:
+            sink.claimed.extend(
+                (to_input(s), end_in_input(to_input, s, e)) for s, e in self.claimed
+            )
 
 
 def explain_reply_malformed(
