@@ -16,7 +16,7 @@ from richout.media.explain_lines import shown
 from richout.media.lines import MEDIA_AT_BOUNDARY, DirectiveLine
 from richout.media.payload import Item, Judge, PayloadResult
 from richout.models.diagnostics import Diagnostics
-from richout.policy import strip_file_prefix
+from richout.policy import Verdict, strip_file_prefix
 from richout.policy.local import (
     has_scheme_prefix,
     is_likely_local_path,
@@ -85,8 +85,13 @@ def _reject_parts(
     first: dict[str, tuple[int, str]] = {}
     last: dict[str, int] = {}
     count: dict[str, int] = {}
+    # Verdicts asked once per distinct part here: a payload of 260k refused "~" tokens
+    # spent more on the judge's memo key than on the rest of this loop.
+    verdicts: dict[tuple[str, bool], Verdict] = {}
     for a, b, candidate, spaces, _visible in rejected:
-        verdict = judge.verdict(candidate, spaces, False)
+        verdict = verdicts.get((candidate, spaces))
+        if verdict is None:
+            verdict = verdicts[candidate, spaces] = judge.verdict(candidate, spaces, False)
         code = verdict.code
         if verdict.ok or code is None:
             continue
@@ -343,25 +348,22 @@ def _accepted_line(
         _item_checks(diag, item, ps + item.start, ps + item.end)
     if not res.rejected and not res.leftovers:
         return  # most accepted lines: one reference and nothing beside it
-    _reject_parts(diag, judge, d, ps=ps, rejected=[r for r in res.rejected if r[4]], visible=True)
-    hidden = {(a, b) for a, b, _ in res.counted}
-    _reject_parts(
-        diag,
-        judge,
-        d,
-        ps=ps,
-        rejected=[r for r in res.rejected if not r[4] and (r[0], r[1]) in hidden],
-        visible=False,
-        counted=True,
-    )
-    _reject_parts(
-        diag,
-        judge,
-        d,
-        ps=ps,
-        rejected=[r for r in res.rejected if not r[4] and (r[0], r[1]) not in hidden],
-        visible=False,
-    )
+    # The rejected parts in one pass: those left visible, those hidden and counted, the
+    # others dropped (each list keeps the payload's order).
+    shown_parts: list[tuple[int, int, str, bool, bool]] = []
+    counted: list[tuple[int, int, str, bool, bool]] = []
+    dropped: list[tuple[int, int, str, bool, bool]] = []
+    hidden = {(a, b) for a, b, _ in res.counted} if res.counted else None
+    for r in res.rejected:
+        if r[4]:
+            shown_parts.append(r)
+        elif hidden is not None and (r[0], r[1]) in hidden:
+            counted.append(r)
+        else:
+            dropped.append(r)
+    _reject_parts(diag, judge, d, ps=ps, rejected=shown_parts, visible=True)
+    _reject_parts(diag, judge, d, ps=ps, rejected=counted, visible=False, counted=True)
+    _reject_parts(diag, judge, d, ps=ps, rejected=dropped, visible=False)
     if res.leftovers:
         a = res.leftovers[0][0]
         b = res.leftovers[-1][1]
