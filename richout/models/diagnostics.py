@@ -125,6 +125,15 @@ class Diagnostics:
         self._seen.add(key)
         self._items.append((start, code, end, severity, message, field))
 
+    def add_all(self, code: str, severity: Severity, rows: Iterable[tuple[str, int, int]]) -> None:
+        """:meth:`add` for each ``(message, start, end)`` of one code and severity."""
+        seen, items = self._seen, self._items
+        for message, start, end in rows:
+            key = (code, start, end)
+            if key not in seen:
+                seen.add(key)
+                items.append((start, code, end, severity, message, None))
+
     def extend(
         self, others: Iterable[Diagnostic], offset_map: Callable[[int], int] | None = None
     ) -> None:

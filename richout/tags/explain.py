@@ -164,6 +164,20 @@ class Sink:
             words = self._words[key] = _malformed(construct, fix, reason)
         self.diags.add("tag.malformed", "warning", words, start, end)
 
+    def malformed_all(self, found: list[tuple[int, int, str, str, str]]) -> None:
+        """:meth:`malformed` for each ``(start, end, construct, fix, reason)``, in order (a
+        replayed run of 80k malformed heads: one call, not two per head)."""
+        claimed, words_of = self.claimed, self._words
+        rows: list[tuple[str, int, int]] = []
+        for start, end, construct, fix, reason in found:
+            claimed.append((start, end))
+            key = (construct, fix, reason)
+            words = words_of.get(key)
+            if words is None:
+                words = words_of[key] = _malformed(construct, fix, reason)
+            rows.append((words, start, end))
+        self.diags.add_all("tag.malformed", "warning", rows)
+
     def unknown(self, start: int, end: int, construct: str) -> None:
         key = (construct, "", "")
         words = self._words.get(key)
@@ -230,6 +244,10 @@ class Recorder(Sink):
     def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
         self.events.append((_MALFORMED, start, end, construct, fix, reason))
 
+    def malformed_all(self, found: list[tuple[int, int, str, str, str]]) -> None:
+        for start, end, construct, fix, reason in found:
+            self.malformed(start, end, construct, fix, reason)
+
     def reply_id_empty(self, start: int, end: int, literal: str) -> None:
         self.events.append((_ID_EMPTY, start, end, literal, "", ""))
 
@@ -240,19 +258,28 @@ class Recorder(Sink):
         """Make ``sink`` the calls the stage made here, ranges mapped as the stage maps them
         (start through ``to_input``, end through :func:`end_in_input`), in the same order."""
         same = to_input is identity
+        # Runs of malformed heads go to the sink in one call; any other finding first has
+        # the run before it handed on, so the sink sees the stage's order.
+        run: list[tuple[int, int, str, str, str]] = []
         for op, s, e, a, b, c in self.events:
             if same:
                 start, end = s, (e if e > s else s)
             else:
                 start, end = to_input(s), end_in_input(to_input, s, e)
+            if op == _MALFORMED:
+                run.append((start, end, a, b, c))
+                continue
+            if run:
+                sink.malformed_all(run)
+                run = []
             if op == _IN_CODE:
                 sink.in_code(start, end, "audio" if a == "audio" else "current", b)
-            elif op == _MALFORMED:
-                sink.malformed(start, end, a, b, c)
             elif op == _ID_EMPTY:
                 sink.reply_id_empty(start, end, a)
             else:
                 sink.reply_id_sanitized(start, end, a, b)
+        if run:
+            sink.malformed_all(run)
         # The tags read outside code, which the stage claims directly.
         if same:
             sink.claimed.extend(self.claimed)
