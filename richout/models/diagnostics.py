@@ -95,12 +95,14 @@ def _mapped(offset_map: Callable[[int], int], start: int, end: int) -> tuple[int
 class Diagnostics:
     """An ordered, de-duplicated collection of diagnostics over one input text."""
 
-    __slots__ = ("_items", "_seen", "_text")
+    __slots__ = ("_items", "_seen", "_sorted", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
         self._items: list[tuple[int, str, int, Severity, str, str | None]] = []
         self._seen: set[tuple[str, int, int]] = set()
+        #: ``_items`` is in :meth:`records`' order (sorted once, not at every reading)
+        self._sorted = True
 
     def __bool__(self) -> bool:
         return bool(self._items)
@@ -124,10 +126,12 @@ class Diagnostics:
             return
         self._seen.add(key)
         self._items.append((start, code, end, severity, message, field))
+        self._sorted = False
 
     def add_all(self, code: str, severity: Severity, rows: Iterable[tuple[str, int, int]]) -> None:
         """:meth:`add` for each ``(message, start, end)`` of one code and severity."""
         seen, items = self._seen, self._items
+        self._sorted = False
         for message, start, end in rows:
             key = (code, start, end)
             if key not in seen:
@@ -159,6 +163,17 @@ class Diagnostics:
         seen, items = self._seen, self._items
         if offset_map is identity:
             offset_map = None
+        self._sorted = False
+        if offset_map is None and not items:
+            # Into an empty collector, unmoved: taken whole when no two share a key (another
+            # collector's findings never do), in their order, as the loop below would.
+            found = records if isinstance(records, list) else list(records)
+            keys = {(code, start, end) for start, code, end, _, _, _ in found}
+            if len(keys) == len(found):
+                items.extend(found)
+                seen.update(keys)
+                return
+            records = found
         for start, code, end, severity, message, field in records:
             if offset_map is None:
                 s, e = start, end
@@ -173,7 +188,10 @@ class Diagnostics:
     def records(self) -> list[Finding]:
         """The findings as ``(start, code, end, severity, message, field)``, in :meth:`build`'s
         order, for a caller that turns them into its own records (no model per finding)."""
-        return sorted(self._items, key=_BY_START_CODE)
+        if not self._sorted:
+            self._items.sort(key=_BY_START_CODE)
+            self._sorted = True
+        return list(self._items)
 
     def build(self) -> list[Diagnostic]:
         """The records, sorted by start then code, with 1-based line and column."""

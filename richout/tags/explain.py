@@ -156,26 +156,24 @@ class Sink:
             end,
         )
 
-    def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
-        self.claimed.append((start, end))
+    def malformed_words(self, construct: str, fix: str, reason: str) -> str:
+        """The message of a ``tag.malformed`` finding (the same for every sink)."""
         key = (construct, fix, reason)
         words = self._words.get(key)
         if words is None:
             words = self._words[key] = _malformed(construct, fix, reason)
+        return words
+
+    def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
+        self.claimed.append((start, end))
+        words = self.malformed_words(construct, fix, reason)
         self.diags.add("tag.malformed", "warning", words, start, end)
 
-    def malformed_all(self, found: list[tuple[int, int, str, str, str]]) -> None:
-        """:meth:`malformed` for each ``(start, end, construct, fix, reason)``, in order (a
-        replayed run of 80k malformed heads: one call, not two per head)."""
-        claimed, words_of = self.claimed, self._words
-        rows: list[tuple[str, int, int]] = []
-        for start, end, construct, fix, reason in found:
-            claimed.append((start, end))
-            key = (construct, fix, reason)
-            words = words_of.get(key)
-            if words is None:
-                words = words_of[key] = _malformed(construct, fix, reason)
-            rows.append((words, start, end))
+    def malformed_worded(self, rows: list[tuple[str, int, int]]) -> None:
+        """:meth:`malformed` for each ``(message, start, end)`` whose message
+        :meth:`malformed_words` gave, in order (a replayed run of 80k malformed heads: one
+        call, not two per head)."""
+        self.claimed.extend([(start, end) for _, start, end in rows])
         self.diags.add_all("tag.malformed", "warning", rows)
 
     def unknown(self, start: int, end: int, construct: str) -> None:
@@ -216,8 +214,8 @@ class Sink:
 
 
 #: One reply-stage finding in stage offsets: what it is (the :class:`Sink` method), its range
-#: and that method's text arguments (unused ones are "").
-_Event = tuple[int, int, int, str, str, str]
+#: and that method's text arguments (unused ones are ""; a malformed head's is its message).
+_Event = tuple[int, int, int, str, str]
 _IN_CODE, _MALFORMED, _ID_EMPTY, _ID_SANITIZED = 0, 1, 2, 3
 
 
@@ -239,20 +237,21 @@ class Recorder(Sink):
         self.events: list[_Event] = []
 
     def in_code(self, start: int, end: int, kind: TagKind, literal: str) -> None:
-        self.events.append((_IN_CODE, start, end, kind, literal, ""))
+        self.events.append((_IN_CODE, start, end, kind, literal))
 
     def malformed(self, start: int, end: int, construct: str, fix: str, reason: str) -> None:
-        self.events.append((_MALFORMED, start, end, construct, fix, reason))
+        # Worded once here, not by each sink a replay reaches.
+        words = self.malformed_words(construct, fix, reason)
+        self.events.append((_MALFORMED, start, end, words, ""))
 
-    def malformed_all(self, found: list[tuple[int, int, str, str, str]]) -> None:
-        for start, end, construct, fix, reason in found:
-            self.malformed(start, end, construct, fix, reason)
+    def malformed_worded(self, rows: list[tuple[str, int, int]]) -> None:
+        self.events.extend([(_MALFORMED, start, end, words, "") for words, start, end in rows])
 
     def reply_id_empty(self, start: int, end: int, literal: str) -> None:
-        self.events.append((_ID_EMPTY, start, end, literal, "", ""))
+        self.events.append((_ID_EMPTY, start, end, literal, ""))
 
     def reply_id_sanitized(self, start: int, end: int, id_text: str, id_: str) -> None:
-        self.events.append((_ID_SANITIZED, start, end, id_text, id_, ""))
+        self.events.append((_ID_SANITIZED, start, end, id_text, id_))
 
     def replay(self, sink: Sink, to_input: OffsetMap) -> None:
         """Make ``sink`` the calls the stage made here, ranges mapped as the stage maps them
@@ -260,17 +259,17 @@ class Recorder(Sink):
         same = to_input is identity
         # Runs of malformed heads go to the sink in one call; any other finding first has
         # the run before it handed on, so the sink sees the stage's order.
-        run: list[tuple[int, int, str, str, str]] = []
-        for op, s, e, a, b, c in self.events:
+        run: list[tuple[str, int, int]] = []
+        for op, s, e, a, b in self.events:
             if same:
                 start, end = s, (e if e > s else s)
             else:
                 start, end = to_input(s), end_in_input(to_input, s, e)
             if op == _MALFORMED:
-                run.append((start, end, a, b, c))
+                run.append((a, start, end))
                 continue
             if run:
-                sink.malformed_all(run)
+                sink.malformed_worded(run)
                 run = []
             if op == _IN_CODE:
                 sink.in_code(start, end, "audio" if a == "audio" else "current", b)
@@ -279,7 +278,7 @@ class Recorder(Sink):
             else:
                 sink.reply_id_sanitized(start, end, a, b)
         if run:
-            sink.malformed_all(run)
+            sink.malformed_worded(run)
         # The tags read outside code, which the stage claims directly.
         if same:
             sink.claimed.extend(self.claimed)

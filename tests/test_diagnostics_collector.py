@@ -1,0 +1,80 @@
+"""The findings collector (``models.diagnostics.Diagnostics``) against a plain oracle: the
+first finding of each (code, start, end) is kept, whichever way it came in (one by one, a
+run of one code, another collector's findings, mapped or not), and the findings are read
+sorted by start then code, stably, however often and whenever they are read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from richout.models.diagnostics import Diagnostics, Finding
+from richout.text.patch import Edit, identity, offset_mapper
+
+_CODES = st.sampled_from(["tag.malformed", "tag.unknown", "media.in_code_block"])
+_FINDING = st.builds(
+    lambda start, width, code, message: (start, code, start + width, "warning", message, None),
+    st.integers(0, 12),
+    st.integers(0, 3),
+    _CODES,
+    st.sampled_from(["a", "b"]),
+)
+_MAPS = st.sampled_from(["none", "identity", "shift"])
+_STEP = st.one_of(
+    st.tuples(st.just("add"), _FINDING),
+    st.tuples(st.just("add_all"), st.lists(_FINDING, max_size=6)),
+    st.tuples(st.just("extend_records"), st.tuples(st.lists(_FINDING, max_size=6), _MAPS)),
+    st.just(("read", None)),
+)
+_SHIFT = offset_mapper([Edit(0, 2, "xx", "")])  # derived offset p is input offset p + 2
+
+
+def _mapped(f: Finding, how: str) -> Finding:
+    start, code, end, severity, message, field = f
+    if how != "shift":
+        return f
+    s = _SHIFT(start)
+    e = max(s, _SHIFT(end - 1) + 1) if end > start else s
+    return (s, code, e, severity, message, field)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_STEP, max_size=8))
+def test_the_collector_keeps_the_first_of_each_key_in_start_then_code_order(
+    steps: list[tuple[str, Any]],
+) -> None:
+    diags = Diagnostics("x" * 40)
+    oracle: list[Finding] = []
+
+    def take(f: Finding) -> None:
+        if all((g[1], g[0], g[2]) != (f[1], f[0], f[2]) for g in oracle):
+            oracle.append(f)
+
+    for op, arg in steps:
+        if op == "add":
+            start, code, end, severity, message, field = arg
+            diags.add(code, severity, message, start, end, field=field)
+            take(arg)
+        elif op == "add_all":
+            # add_all takes one code and severity: the run's, as a replay hands it on
+            rows = [(f[4], f[0], f[2]) for f in arg]
+            diags.add_all("tag.malformed", "warning", rows)
+            for message, start, end in rows:
+                take((start, "tag.malformed", end, "warning", message, None))
+        elif op == "extend_records":
+            found, how = arg
+            offset_map = {"none": None, "identity": identity, "shift": _SHIFT}[how]
+            diags.extend_records(iter(found) if how == "none" else found, offset_map)
+            for f in found:
+                take(_mapped(f, how))
+        else:
+            assert diags.records() == sorted(oracle, key=lambda f: (f[0], f[1]))
+    expected = sorted(oracle, key=lambda f: (f[0], f[1]))
+    assert diags.records() == expected
+    assert diags.records() == expected  # read twice: the same
+    assert len(diags) == len(expected) and bool(diags) == bool(expected)
+    assert [(d.start, d.code, d.end, d.message) for d in diags.build()] == [
+        (f[0], f[1], f[2], f[4]) for f in expected
+    ]
