@@ -134,12 +134,12 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
     i = j = 0
     n1, n2 = len(first), len(second)
     while i < n1 or j < n2:
-        starts = []
         if i < n1:
-            starts.append(first[i].start + shift)
-        if j < n2:
-            starts.append(second[j].start)
-        cs = min(starts)
+            cs = first[i].start + shift
+            if j < n2 and second[j].start < cs:
+                cs = second[j].start
+        else:
+            cs = second[j].start
         in_start = cs - shift
         ce = cs
         c1: list[tuple[int, Edit]] = []  # (mid start, edit) of first in this cluster
@@ -163,6 +163,11 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
             # Only edits of ``first``: copy them unchanged.
             for _ms, e1 in c1:
                 out.add(e1.start, e1.end, e1.removed, e1.inserted)
+            continue
+        if not c1 and j == j0 + 1:
+            # One edit of ``second`` alone (the cluster is its range): what the general
+            # case below builds, without its piece lists (a patch of 27k line removals).
+            out.add(in_start, in_end, mid[cs:ce], second[j0].inserted)
             continue
         removed: list[str] = []
         cur = cs
@@ -211,8 +216,11 @@ def offset_mapper(patch: Sequence[Edit]) -> Callable[[int], int]:
         out_ends.append(e.start + shift + len(e.inserted))
         shift += len(e.inserted) - (e.end - e.start)
     edits = list(patch)
+    head = out_starts[0]
 
     def to_input(pos: int) -> int:
+        if pos < head:
+            return pos  # before every edit (a trim's patch is all at the text's end)
         k = bisect.bisect_right(out_starts, pos) - 1
         # Several pure deletions can share an output start; the last one decides.
         if k < 0:
