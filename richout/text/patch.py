@@ -41,31 +41,40 @@ Patch = list[Edit]
 class _Builder:
     """Collects edits in order, merging touching ones; each merge is O(1) (joined once)."""
 
-    __slots__ = ("_end", "_inserted", "_out", "_removed", "_start")
+    __slots__ = ("_end", "_inserted", "_merged", "_out", "_removed", "_start")
 
     def __init__(self) -> None:
         self._out: Patch = []
         self._start = -1
         self._end = -1
-        self._removed: list[str] = []
-        self._inserted: list[str] = []
+        self._removed = ""
+        self._inserted = ""
+        # The pieces of a pending edit that absorbed the ones touching it; None while it
+        # is one edit (most are: composing 27k line removals merges none of them).
+        self._merged: tuple[list[str], list[str]] | None = None
 
     def add(self, start: int, end: int, removed: str, inserted: str) -> None:
         if self._start >= 0 and self._end == start:
             self._end = end
-            self._removed.append(removed)
-            self._inserted.append(inserted)
+            merged = self._merged
+            if merged is None:
+                merged = self._merged = ([self._removed], [self._inserted])
+            merged[0].append(removed)
+            merged[1].append(inserted)
             return
         self._flush()
         self._start, self._end = start, end
-        self._removed = [removed]
-        self._inserted = [inserted]
+        self._removed, self._inserted = removed, inserted
 
     def _flush(self) -> None:
         if self._start < 0:
             return
-        removed = "".join(self._removed)
-        inserted = "".join(self._inserted)
+        merged = self._merged
+        if merged is None:
+            removed, inserted = self._removed, self._inserted
+        else:
+            removed, inserted = "".join(merged[0]), "".join(merged[1])
+            self._merged = None
         # An unchanged region is not an edit; a merged no-op splits back into nothing.
         if removed != inserted:
             self._out.append(Edit(self._start, self._end, removed, inserted))
