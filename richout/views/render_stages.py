@@ -22,6 +22,7 @@ from richout.models import (
     MediaSplit,
     ReplyTarget,
     Span,
+    span_record,
 )
 from richout.models.attachments import Attachment, describe
 from richout.models.canvas import block_record, block_wire
@@ -62,9 +63,7 @@ def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
     for s in spans:
         m = mapped.get(id(s))
         if m is None:
-            m = mapped[id(s)] = Span.model_construct(
-                kind=s.kind, start=to_input(s.start), end=end(s.start, s.end), value=s.value
-            )
+            m = mapped[id(s)] = span_record(s.kind, to_input(s.start), end(s.start, s.end), s.value)
         out.append(m)
     return out
 
