@@ -88,13 +88,13 @@ def _reject_parts(
     # A part equal to the one before it takes its verdict: a payload of 260k refused "~"
     # tokens spent more on the judge's memo key than on the rest of this loop. (A memo of
     # every part here cost a payload of distinct words 10%.)
-    before: tuple[str, bool, Verdict] | None = None
+    prev_candidate: str | None = None
+    prev_spaces = False
+    verdict: Verdict | None = None
     for a, b, candidate, spaces, _visible in rejected:
-        if before is not None and before[0] == candidate and before[1] == spaces:
-            verdict = before[2]
-        else:
+        if verdict is None or candidate != prev_candidate or spaces != prev_spaces:
             verdict = judge.verdict(candidate, spaces, False)
-            before = (candidate, spaces, verdict)
+            prev_candidate, prev_spaces = candidate, spaces
         code = verdict.code
         if verdict.ok or code is None:
             continue
