@@ -510,7 +510,12 @@ def _compare_shortcut(name: str, text: str, profile: str, narrow: bool) -> None:
             ),
             _outputs(richout.render_reply(text, profile=profile, policy=policy), _RENDER_OUT),
             *(
-                (r.model_dump_json(), r.model_fields_set, [x.model_fields_set for x in r.spans])
+                (
+                    r.model_dump_json(),
+                    r.model_fields_set,
+                    [x.model_fields_set for x in r.spans],
+                    [x.model_fields_set for x in r.diagnostics],
+                )
                 for r in (
                     richout.split_media(text, profile=profile, policy=policy, explain=True),
                     richout.parse_reply(

@@ -13,7 +13,7 @@ import re
 
 from richout.media.cleaning import clean
 from richout.media.explain_lines import shown
-from richout.media.lines import MEDIA_AT_BOUNDARY, DirectiveLine
+from richout.media.lines import DirectiveLine, next_directive_token, says_nothing
 from richout.media.payload import Item, Judge, PayloadResult
 from richout.models.diagnostics import Diagnostics
 from richout.policy import Verdict, strip_file_prefix
@@ -25,12 +25,7 @@ from richout.policy.local import (
 )
 from richout.text.chars import has_js_ws, js_rtrim, js_trim
 
-__all__ = ["directive_checks", "next_directive_token", "says_nothing"]
-
-#: Values no §17.3 check can flag: rooted (the local-path test's first branch, so never
-#: "suspicious relative") or https://, without quotes, brackets or braces anywhere.
-_PLAIN_ROOTED = re.compile(r"(?:/|\./|~/|https://)[^\"'`{}\[\]]*")
-_PUNCT_END = frozenset(".;:!?")
+__all__ = ["directive_checks"]
 
 
 def _visibility(d: DirectiveLine, visible_part: bool, counted: bool = False) -> str:
@@ -130,13 +125,6 @@ def _is_second_branch_local(s: str) -> bool:
     if s.startswith(("/", "./", "~/", "~\\", "\\\\")) or is_windows_drive(s):
         return False
     return is_likely_local_path(s) and not has_scheme_prefix(s)
-
-
-def says_nothing(v: str) -> bool:
-    """§17.3 has nothing to say about a plain part (no absorbed words, no cut, no tail) with
-    value ``v``: a rooted path or ``https`` URL with no quote, bracket or brace, and no
-    sentence punctuation at its end."""
-    return v[-1:] not in _PUNCT_END and _PLAIN_ROOTED.fullmatch(v) is not None
 
 
 def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
@@ -285,17 +273,6 @@ def _wrapper_checks(
                 start,
                 end,
             )
-
-
-def next_directive_token(raw: str, start: int, end: int) -> int:
-    """Where a second ``MEDIA:`` directive token stands in ``raw[start:end]``, or -1.
-
-    The scheme of a ``media://`` reference is not one.
-    """
-    for m in MEDIA_AT_BOUNDARY.finditer(raw, start, end):
-        if not raw.startswith("//", m.end()):
-            return m.start()
-    return -1
 
 
 def directive_checks(diag: Diagnostics, d: DirectiveLine, raw: str, judge: Judge) -> None:

@@ -2,11 +2,13 @@
 
 The records (:class:`Walk` and the lines it holds) are written by :mod:`richout.media.walk`
 (MEDIA.md §3 step 4, §5-§9, §13), turned into text and segments by
-:mod:`richout.media.segments`, and only read by the ``explain_*`` modules (§17). The two
-helpers answer MEDIA.md §5 rule 1 and "which lines hold this substring", which the walk asks
-to find directive lines and the §17.1 checks ask again to explain the lines it passed over;
-two more say where a payload starts and lower-case a reply without moving offsets, for the
-walk and the fused pass alike.
+:mod:`richout.media.segments`, and otherwise read only by the ``explain_*`` modules (§17).
+The helpers answer MEDIA.md §5 rule 1 and "which lines hold this substring", which the walk
+asks to find directive lines and the §17.1 checks ask again to explain the lines it passed
+over; where a payload starts and a reply lower-cased without moving offsets, for the walk and
+the fused pass alike; and the two §17.2-§17.3 questions an explained walk asks before taking
+a plain line by its shortcut, which the directive checks ask too (a quiet value, a second
+``MEDIA:`` on the line).
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ __all__ = [
     "lines_holding",
     "lower_same_length",
     "media_colon",
+    "next_directive_token",
     "passes_rule1",
     "payload_start",
+    "says_nothing",
 ]
 
 #: MEDIA_TOKEN: ``MEDIA:`` (ASCII case-insensitive) not preceded by an ASCII word character.
@@ -202,3 +206,27 @@ def payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> 
     if skip_backtick and raw[start] == "`" and start + 1 < end:
         return start + 1
     return start
+
+
+#: Values no §17.3 check can flag: rooted (the local-path test's first branch, so never
+#: "suspicious relative") or https://, without quotes, brackets or braces anywhere.
+_PLAIN_ROOTED = re.compile(r"(?:/|\./|~/|https://)[^\"'`{}\[\]]*")
+_PUNCT_END = frozenset(".;:!?")
+
+
+def says_nothing(v: str) -> bool:
+    """§17.3 has nothing to say about a plain part (no absorbed words, no cut, no tail) with
+    value ``v``: a rooted path or ``https`` URL with no quote, bracket or brace, and no
+    sentence punctuation at its end."""
+    return v[-1:] not in _PUNCT_END and _PLAIN_ROOTED.fullmatch(v) is not None
+
+
+def next_directive_token(raw: str, start: int, end: int) -> int:
+    """Where a second ``MEDIA:`` directive token stands in ``raw[start:end]``, or -1.
+
+    The scheme of a ``media://`` reference is not one.
+    """
+    for m in MEDIA_AT_BOUNDARY.finditer(raw, start, end):
+        if not raw.startswith("//", m.end()):
+            return m.start()
+    return -1

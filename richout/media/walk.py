@@ -17,7 +17,6 @@ from typing import Literal
 
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import ImageSpan, find_images
-from richout.media.explain_directives import next_directive_token, says_nothing
 from richout.media.lines import (
     MEDIA_AT_BOUNDARY,
     DirectiveLine,
@@ -27,8 +26,10 @@ from richout.media.lines import (
     Walk,
     lines_holding,
     lower_same_length,
+    next_directive_token,
     passes_rule1,
     payload_start,
+    says_nothing,
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.media.regroup import plain_path_run
@@ -265,13 +266,15 @@ class Walker:
 
     def _plain_accepted(self, m: re.Match[str], ls: int, le: int) -> bool:
         """A :data:`PLAIN_DIRECTIVE` line (``m``) whose token is delivered, recorded as the
-        general path records it (outputs only); False, having recorded nothing, otherwise.
+        general path records it (outputs, and when explaining what the explanation reads:
+        :meth:`_record_quiet`); False, having recorded nothing, otherwise.
 
         For such a line :func:`~richout.media.payload.analyse_payload` takes its single-token
         steps with the token as the cleaned candidate, so an accepted token is the line's one
         reference and the whole line leaves the text (``tests/test_fastpaths.py`` compares the
         two paths). A refused token goes the general way, which explains and counts it.
-        Explaining, so does a line :meth:`_quiet` does not vouch for.
+        Explaining, so does a line §17.2-§17.3 could say something about (a backtick, a
+        token that is not a quiet value, a second ``MEDIA:``).
         """
         backtick = m.start(1) < m.end(1)
         if backtick and not self.profile.skip_leading_backtick:
@@ -317,12 +320,14 @@ class Walker:
 
     def _plain_paths(self, ls: int, le: int) -> bool:
         """A line of plain paths (:data:`_PATHS_HEAD`), every one delivered, recorded as the
-        general path records it (outputs only); False, having recorded nothing, otherwise.
+        general path records it (outputs, and when explaining what the explanation reads:
+        :meth:`_record_quiet`); False, having recorded nothing, otherwise.
 
         The payload steps accept each path as its own part, leave nothing visible and count
         nothing, so the line leaves the text and its paths are its references, in order
         (``tests/test_fastpaths.py`` compares the two paths). Under a gateway policy that
-        refuses one of them the general path decides where the refusal goes.
+        refuses one of them the general path decides where the refusal goes; explaining, so
+        does a line with a path ending in ``.`` (§17.3 warns about it).
         """
         tokens = plain_paths(self.raw, ls, le)
         if tokens is None:
