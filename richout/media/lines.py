@@ -57,7 +57,7 @@ class DirectiveLine:
     payload: int
     #: the payload as §6-§7 read it; None for a line the walk's fast path took while
     #: explaining, which it takes only when §17.2-§17.3 have nothing to say about the line:
-    #: every token a quiet reference (``explain_directives.says_nothing``), all delivered,
+    #: every token a quiet reference (:func:`says_nothing`), all delivered,
     #: nothing left beside them, no second ``MEDIA:`` (``tests/test_fastpaths.py``)
     result: PayloadResult | None
     outcome: Literal["accepted", "removed", "kept"]
