@@ -305,7 +305,7 @@ class TagStages:
             raise RuntimeError("TagStages built with edits=False has no patch to compose")
         audio, replies = self.audio, self.replies
         # Spans and records hold values computed here: built without validation per record.
-        spans = [Span.trusted(kind="audio_tag", start=s, end=e) for s, e in audio]
+        spans = [span_record("audio_tag", s, e, None) for s, e in audio]
         spans.extend(span_record("reply_tag", r.in_start, r.in_end, r.id) for r in replies)
         if audio and replies:
             spans.sort(key=lambda sp: sp.start)

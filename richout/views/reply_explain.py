@@ -82,7 +82,7 @@ def _explain_strip(
                 a,
                 b,
             )
-            spans.append(Span.trusted(kind="reply_prefix", start=a, end=b))
+            spans.append(span_record("reply_prefix", a, b, None))
             continue
         kind: SpanKind = "audio_tag" if tag.kind == "audio" else "reply_tag"
         diags.add(
@@ -94,7 +94,7 @@ def _explain_strip(
             a,
             b,
         )
-        spans.append(Span.trusted(kind=kind, start=a, end=b))
+        spans.append(span_record(kind, a, b, None))
 
 
 def _stripped_prefix_starts(
