@@ -407,9 +407,8 @@ def _explanation(
             # An end sits just after the last character: map that character, not the gap
             # after it (the gap may be where a removed line was).
             b = to_input(sp.end - 1) + 1 if sp.end > sp.start else a
-            # Reused when nothing moves; an audio span built without a value is rebuilt
-            # with one, as before, so the fields set does not depend on the path.
-            reuse = (a, b) == (sp.start, sp.end) and "value" in sp.model_fields_set
+            # Reused when nothing moves (every tag span sets all four fields, as this one).
+            reuse = (a, b) == (sp.start, sp.end)
             spans.append(sp if reuse else span_record(sp.kind, a, b, sp.value))
     spans.sort(key=lambda sp: (sp.start, sp.end))
 
