@@ -12,6 +12,7 @@ from richout.text.patch import (
     Patch,
     apply,
     compose,
+    end_in_input,
     identity,
     invert,
     offset_mapper,
@@ -80,3 +81,31 @@ def test_an_empty_patch_maps_by_the_shared_identity() -> None:
     assert offset_mapper([]) is identity
     moved = offset_mapper([Edit(0, 3, "abc", "")])
     assert moved is not identity and moved(0) == 3
+
+
+@settings(max_examples=800, deadline=None)
+@given(text_and_patch())
+def test_a_range_maps_inside_its_input_without_the_gap_after_it(tp: tuple[str, Patch]) -> None:
+    """end_in_input: never before the start's image (offset maps never decrease, which the
+    collectors rely on instead of clamping), and a run of kept characters maps onto exactly
+    those characters of the input, even where the patch removed what followed the run
+    (mapping the end itself would take the removed text in)."""
+    src, patch = tp
+    out = apply(src, patch)
+    to_input = offset_mapper(patch)
+    images = [to_input(i) for i in range(len(out) + 1)]
+    assert images == sorted(images)
+    inserted = [False] * len(out)
+    shift = 0
+    for e in patch:
+        for j in range(e.start + shift, e.start + shift + len(e.inserted)):
+            inserted[j] = True
+        shift += len(e.inserted) - (e.end - e.start)
+    for start in range(len(out) + 1):
+        for end in range(start, len(out) + 1):
+            a, b = to_input(start), end_in_input(to_input, start, end)
+            assert a <= b
+            # Kept characters with nothing removed between them: a run of the input.
+            run = images[end - 1] - images[start] == end - 1 - start if start < end else False
+            if run and not any(inserted[start:end]):
+                assert (b - a, src[a:b]) == (end - start, out[start:end])

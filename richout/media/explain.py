@@ -28,6 +28,7 @@ from richout.models import Diagnostic, Span
 from richout.models.diagnostics import Diagnostics
 from richout.profiles import Profile
 from richout.tags.parse import parse_directives
+from richout.text.patch import OffsetMap, end_in_input
 
 __all__ = ["audio_left", "explain", "fast_path"]
 
@@ -121,7 +122,7 @@ def explain(
         _narrowed(diag, walk)
 
 
-def audio_left(diag: Diagnostics, visible: str, to_input: Callable[[int], int]) -> None:
+def audio_left(diag: Diagnostics, visible: str, to_input: OffsetMap) -> None:
     """TAGS.md §10 ``tag.audio_not_extracted``: audio tags left as text by request."""
     kept = parse_directives(visible, strip_audio_tag=False, strip_reply_tags=False, explain=True)
     for sp in kept.spans:
@@ -133,7 +134,7 @@ def audio_left(diag: Diagnostics, visible: str, to_input: Callable[[int], int]) 
                 "[[audio_as_voice]] stays in the text because audio directives were not "
                 "extracted (extract_audio_directives=False); enable it to send a voice note",
                 start,
-                to_input(sp.end - 1) + 1,
+                end_in_input(to_input, sp.start, sp.end),
             )
 
 

@@ -45,7 +45,7 @@ from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
 from richout.tags.scan import AUDIO_HEAD
 from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, js_rtrim, js_trim
-from richout.text.patch import Edit, Patch, compose, offset_mapper
+from richout.text.patch import Edit, Patch, compose, end_in_input, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "strips_no_audio_tag"]
 
@@ -403,10 +403,7 @@ def _explanation(
     if tag_spans:
         to_input = offset_mapper(to_visible)
         for sp in tag_spans:
-            a = to_input(sp.start)
-            # An end sits just after the last character: map that character, not the gap
-            # after it (the gap may be where a removed line was).
-            b = to_input(sp.end - 1) + 1 if sp.end > sp.start else a
+            a, b = to_input(sp.start), end_in_input(to_input, sp.start, sp.end)
             # Reused when nothing moves (every tag span sets all four fields, as this one).
             reuse = (a, b) == (sp.start, sp.end)
             spans.append(sp if reuse else span_record(sp.kind, a, b, sp.value))

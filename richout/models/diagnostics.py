@@ -23,7 +23,7 @@ from richout.models.base import (
     set_private,
 )
 from richout.text.chars import LineIndex
-from richout.text.patch import identity
+from richout.text.patch import end_in_input, identity
 
 __all__ = [
     "Deferred",
@@ -84,14 +84,6 @@ def diagnostic(
     return obj
 
 
-def _mapped(offset_map: Callable[[int], int], start: int, end: int) -> tuple[int, int]:
-    """``[start, end)`` of a derived text in the input. The end maps through the last
-    character the range covers: the gap after it may be where the derived text dropped
-    something (a trimmed line break)."""
-    s = offset_map(start)
-    return (s, max(s, offset_map(end - 1) + 1)) if end > start else (s, s)
-
-
 class Diagnostics:
     """An ordered, de-duplicated collection of diagnostics over one input text."""
 
@@ -150,7 +142,7 @@ class Diagnostics:
                 continue
             s, e = d.start, d.end
             if offset_map is not None:
-                s, e = _mapped(offset_map, s, e)
+                s, e = offset_map(s), end_in_input(offset_map, s, e)
             self.add(d.code, d.severity, d.message, s, e, field=d.field)
 
     def extend_records(
@@ -158,8 +150,8 @@ class Diagnostics:
     ) -> None:
         """:meth:`extend` for another collector's findings (:func:`findings_of`), mapped the
         same way, without a :class:`Diagnostic` per finding."""
-        # add() inlined, and _mapped with it: a stage hands on one finding per malformed
-        # tag, and a view passes each through three collectors.
+        # add() inlined, and end_in_input with it: a stage hands on one finding per
+        # malformed tag, and a view passes each through three collectors.
         seen, items = self._seen, self._items
         if offset_map is identity:
             offset_map = None
@@ -179,7 +171,7 @@ class Diagnostics:
                 s, e = start, end
             else:
                 s = offset_map(start)
-                e = max(s, offset_map(end - 1) + 1) if end > start else s
+                e = offset_map(end - 1) + 1 if end > start else s
             key = (code, s, e)
             if key not in seen:
                 seen.add(key)

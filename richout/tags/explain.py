@@ -7,13 +7,14 @@ of the three tags. The stages (:mod:`richout.tags.stages`) only decide *what* wa
 hand it to a :class:`Sink`; outputs never depend on anything in this module.
 
 Findings carry input offsets. A stage reads a text from which earlier stages removed tags, so
-its offsets go through an :data:`OffsetMap` (:func:`end_in_input` maps a range's end).
+its offsets go through an :data:`~richout.text.patch.OffsetMap`
+(:func:`~richout.text.patch.end_in_input` maps a range's end).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from richout.models.diagnostics import Diagnostics
@@ -28,17 +29,15 @@ from richout.tags.scan import (
     TagKind,
 )
 from richout.text.chars import js_trim
-from richout.text.patch import identity
+from richout.text.patch import OffsetMap, end_in_input, identity
 from richout.text.quote import SHOW_MAX, show
 
 __all__ = [
     "Ends",
-    "OffsetMap",
     "Recorder",
     "ReplySite",
     "Sink",
     "clip",
-    "end_in_input",
     "explain_precedence",
     "explain_reply_malformed",
     "identity",
@@ -53,19 +52,6 @@ __all__ = [
 _UNKNOWN_HEAD = re.compile(
     rf"\[\[(?=[A-Za-z0-9_:-])(?!{TAG_NAMES})[A-Za-z0-9_:-]+", re.IGNORECASE | re.ASCII
 )
-
-#: Stage offset -> input offset.
-OffsetMap = Callable[[int], int]
-
-
-def end_in_input(to_input: OffsetMap, start: int, end: int) -> int:
-    """Input offset of the exclusive ``end`` of a stage range ``[start, end)``.
-
-    Mapped through its last character, so a deletion that starts right after the range (an
-    audio tag removed next to a reply tag) is not pulled into it. That character is never an
-    inserted space: the closing inserts one only in front of content.
-    """
-    return to_input(end - 1) + 1 if end > start else to_input(start)
 
 
 def clip(text: str, start: int, end: int) -> str:

@@ -28,7 +28,6 @@ from richout.tags.close import (
 )
 from richout.tags.code import StageCode
 from richout.tags.explain import (
-    OffsetMap,
     Recorder,
     Sink,
     explain_precedence,
@@ -38,7 +37,7 @@ from richout.tags.explain import (
 from richout.tags.scan import AUDIO_HEAD, ReplyTagReader
 from richout.tags.stages import FoundReply, audio_stage, reply_stage
 from richout.text.chars import has_double_bracket, js_trim
-from richout.text.patch import Patch, compose, offset_mapper
+from richout.text.patch import OffsetMap, Patch, compose, offset_mapper
 
 __all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags", "untagged"]
 

@@ -16,10 +16,8 @@ from __future__ import annotations
 from richout.tags.code import StageCode
 from richout.tags.explain import (
     Ends,
-    OffsetMap,
     Sink,
     clip,
-    end_in_input,
     explain_reply_malformed,
     malformed_reason,
 )
@@ -33,6 +31,7 @@ from richout.tags.scan import (
     sanitize_reply_id,
     ws_end,
 )
+from richout.text.patch import OffsetMap, end_in_input
 
 __all__ = ["FoundReply", "audio_stage", "reply_stage"]
 

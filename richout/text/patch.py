@@ -13,11 +13,13 @@ from typing import NamedTuple
 
 __all__ = [
     "Edit",
+    "OffsetMap",
     "Patch",
     "apply",
     "common_prefix",
     "compose",
     "diff_patch",
+    "end_in_input",
     "identity",
     "invert",
     "offset_mapper",
@@ -36,6 +38,9 @@ class Edit(NamedTuple):
 
 
 Patch = list[Edit]
+
+#: Maps an offset of a patched text back to the patch's input (:func:`offset_mapper`).
+OffsetMap = Callable[[int], int]
 
 
 class _Builder:
@@ -208,7 +213,7 @@ def identity(pos: int) -> int:
     return pos
 
 
-def offset_mapper(patch: Sequence[Edit]) -> Callable[[int], int]:
+def offset_mapper(patch: Sequence[Edit]) -> OffsetMap:
     """A function mapping offsets of the patched text back to the input of ``patch``.
 
     A position inside an inserted text maps to the start of the edit that inserted it; a
@@ -240,6 +245,18 @@ def offset_mapper(patch: Sequence[Edit]) -> Callable[[int], int]:
         return e.end + (pos - out_ends[k])
 
     return to_input
+
+
+def end_in_input(to_input: OffsetMap, start: int, end: int) -> int:
+    """Input offset of the exclusive ``end`` of a range ``[start, end)`` of a patched text.
+
+    Mapped through the range's last character, not the gap after it: the gap may be where
+    the patch removed something (a trimmed line break, a tag or line removed right after the
+    range), which would otherwise be pulled into the range. An empty range maps as its
+    start. Maps from :func:`offset_mapper` never decrease, so the result is at least
+    ``to_input(start)``.
+    """
+    return to_input(end - 1) + 1 if end > start else to_input(start)
 
 
 def common_prefix(a: str, b: str) -> int:

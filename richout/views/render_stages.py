@@ -28,7 +28,7 @@ from richout.models.attachments import Attachment, describe
 from richout.models.canvas import block_record, block_wire
 from richout.models.diagnostics import Diagnostics, edits_of, has_findings, spans_of, stage_findings
 from richout.models.lossless import edit_records
-from richout.text.patch import Edit, compose, offset_mapper
+from richout.text.patch import Edit, compose, end_in_input, offset_mapper
 
 __all__ = ["render_explanation", "render_outputs"]
 
@@ -37,25 +37,11 @@ def _patch(records: Iterable[EditRecord]) -> list[Edit]:
     return [Edit(e.start, e.end, e.removed, e.inserted) for e in records]
 
 
-def _end_mapper(to_input: Callable[[int], int]) -> Callable[[int, int], int]:
-    """Map a span end: the end sits after its last character, not in the gap after it.
-
-    A gap can be where an earlier stage removed something (a shortcode right after a
-    ``MEDIA:`` line); mapping the gap would stretch the span over the removed text.
-    """
-
-    def end(start: int, stop: int) -> int:
-        return to_input(stop - 1) + 1 if stop > start else to_input(start)
-
-    return end
-
-
 def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
     """Spans of a later step moved into the input (shared as they are when nothing moved)."""
     if not patch:
         return list(spans)
     to_input = offset_mapper(patch)
-    end = _end_mapper(to_input)
     # Offsets are plain ints computed here: skip re-validation, which dominates on 100k spans.
     # A span record a step shared between equal spans (frozen) maps to one shared record.
     mapped: dict[int, Span] = {}
@@ -63,7 +49,8 @@ def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
     for s in spans:
         m = mapped.get(id(s))
         if m is None:
-            m = mapped[id(s)] = span_record(s.kind, to_input(s.start), end(s.start, s.end), s.value)
+            start, end = to_input(s.start), end_in_input(to_input, s.start, s.end)
+            m = mapped[id(s)] = span_record(s.kind, start, end, s.value)
         out.append(m)
     return out
 

@@ -21,7 +21,7 @@ from richout.models import (
 from richout.models.diagnostics import Diagnostics, Finding, edits_of, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
-from richout.text.patch import Edit, Patch, compose, offset_mapper
+from richout.text.patch import Edit, Patch, compose, end_in_input, offset_mapper
 from richout.text.quote import show
 from richout.views.delivery_strip import Removed
 from richout.views.reply_stages import Stages
@@ -47,9 +47,7 @@ def _as_patch(records: Iterable[EditRecord]) -> Patch:
 
 def _map_span(to_input: Callable[[int], int], start: int, end: int) -> tuple[int, int]:
     """Input range of ``[start, end)``; the end maps through the last character it covers."""
-    a = to_input(start)
-    b = to_input(end - 1) + 1 if end > start else a
-    return a, max(a, b)
+    return to_input(start), end_in_input(to_input, start, end)
 
 
 _RULE_WORDING: dict[SilentRule, str] = {
