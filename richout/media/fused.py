@@ -56,6 +56,9 @@ class Cuts(NamedTuple):
     rejected: int
 
 
+#: Whitespace characters, each a one-character key (a block's first character is asked).
+_WS_SET = frozenset(JS_WS)
+
 #: Leading lines of only spaces and tabs, each with its ``\n`` (what the split drops, §3).
 _LEADING_BLANK_LINES = BlankLineRun(" \t", "\n")
 
@@ -103,8 +106,8 @@ def directive_cuts(
     # One judge for the reply: a refused plain token is read again by the payload steps,
     # whose first, switch-free question then finds its answer in the memo. (An accepted one
     # is not: it is asked directly, as a memo of 100k distinct tokens costs more than it
-    # saves.)
-    judge = Judge(profile, explains=False)
+    # saves.) Made on the first refusal or payload read: most replies need none.
+    judge: Judge | None = None
     for ls, le, m in lines:
         if cmap.line_in_block(ls, le):
             continue
@@ -113,12 +116,16 @@ def directive_cuts(
             if is_valid_reference(token, profile=profile):
                 cuts.append((ls, le, [token]))
                 continue
+            if judge is None:
+                judge = Judge(profile, explains=False)
             judge.decided(token, False)
         paths = plain_paths(raw, ls, le) if m is None else None
         if paths is not None:
             # A line of plain absolute paths: each is a delivered part (the walk's shortcut).
             cuts.append((ls, le, paths))
             continue
+        if judge is None:
+            judge = Judge(profile, explains=False)
         read = _read_line(raw, ls, le, judge)
         if read is None:
             return None
@@ -235,7 +242,8 @@ def _block(
         # Each line adds the break before it and itself, a blank line nothing more.
         texts[-1] += "\n" + drop_ws_only_lines(raw[start:end], False)
         return True
-    rest = BLANK_LINES_LF.end(raw, start, end + 1)
+    # Most blocks open on content: no blank line to measure.
+    rest = BLANK_LINES_LF.end(raw, start, end + 1) if raw[start : start + 1] in _WS_SET else start
     if rest > start and texts and not texts[-1].endswith("\n"):
         # A blank line pushed after a media segment (no text is open, and one exists): the
         # latest text ends with a break.

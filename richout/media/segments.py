@@ -32,6 +32,8 @@ _WS_FIRST_LINE = re.compile("[" + _WS_NO_LF + "]+(?=\n|\\Z)")
 #: The same where CR, CRLF and LF all end a line.
 _WS_LINE_AFTER_BREAK_CR = re.compile("([\r\n])[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 _WS_FIRST_LINE_CR = re.compile("[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
+#: Each whitespace character (a line's first character is asked).
+_WS_SET = frozenset(JS_WS)
 #: A run of whitespace-only lines, each with its break (``.end(text, start, stop)``).
 BLANK_LINES_LF = BlankLineRun(_WS_NO_LF, "\n")
 _BLANK_LINES_CR = BlankLineRun(_WS_NO_BREAK, "\r\n")
@@ -154,6 +156,8 @@ def drop_ws_only_lines(block: str, cr: bool) -> str:
     else:
         after, first, repl = _WS_LINE_AFTER_LF, _WS_FIRST_LINE, "\n"
     out = after.sub(repl, block)
+    if out[:1] not in _WS_SET:
+        return out  # the first line opens on content (most blocks): it stays
     # The substitution keeps every break, so the first line still ends where it did.
     m = first.match(out)
     return out[m.end() :] if m is not None else out
