@@ -26,7 +26,7 @@ import make_corpus
 import richout
 from richout.media.split import split_for_views
 from richout.models import Explained, rerun
-from richout.models.diagnostics import edits_of, findings_of, spans_of
+from richout.models.diagnostics import PER_CONSTRUCT, edits_of, findings_of, spans_of
 from richout.profiles import resolve_profile
 from richout.tags.pipeline import stage_tags
 
@@ -56,6 +56,27 @@ def _same(op: str, text: str) -> None:
     # must not depend on the route (parse_directives once left an audio span's value unset).
     for record in (*eager.spans, *eager.diagnostics, *lazy.spans, *lazy.diagnostics):
         assert record.model_fields_set == set(type(record).model_fields), (op, record)
+    # One diagnostic per tag construct, however many layers read it.
+    constructs = [(d.code, d.start) for d in eager.diagnostics if d.code in PER_CONSTRUCT]
+    assert len(constructs) == len(set(constructs)), (op, text[:200])
+
+
+@pytest.mark.parametrize(
+    ("text", "end"),
+    [
+        # The split's tag pass reads "[[reply_to: x  " (the line break before the removed
+        # MEDIA: line goes with it); the tag layer reads the trimmed "[[reply_to: x".
+        ("hi [[reply_to: x  \nMEDIA:/tmp/a.png", 18),
+        # The split's pass reads it before the audio tag goes; the tag layer after.
+        ("hi [[reply_to: x [[audio_as_voice]]", 17),
+    ],
+)
+def test_a_construct_two_layers_read_differently_is_reported_once(text: str, end: int) -> None:
+    """The views once reported such a construct twice, the tag layer's copy reaching over the
+    removed line or tag (its reused reading kept the split's longer range)."""
+    for fn in (richout.split_media, richout.parse_reply, richout.render_reply):
+        found = [(d.code, d.start, d.end) for d in fn(text, explain=True).diagnostics]
+        assert [f for f in found if f[0].startswith("tag.")] == [("tag.malformed", 3, end)]
 
 
 @pytest.mark.parametrize("op", sorted(_OPS))
@@ -85,6 +106,7 @@ _PIECES = [
     "[[ reply_to : 77 ]]",
     "[[reply_to:",
     "[[reply_to:abc] hi",
+    "[[reply_to: x  ",
     "`[[reply_to:9]]`",
     '[embed ref="cv_1" height="90" /]',
     '[embed url="javascript:alert(1)" /]',

@@ -353,6 +353,10 @@ _REUSE_PIECES = [
     "~~~",
     "word",
     "[[",
+    # Malformed constructs run to the line's end: into whitespace a later trim removes.
+    "[[reply_to: x",
+    "[[reply_to:",
+    "[[bogus",
 ]
 _REUSE_TEXT = st.lists(st.sampled_from(_REUSE_PIECES), min_size=1, max_size=16).map("".join)
 

@@ -26,6 +26,7 @@ from richout.text.chars import LineIndex
 from richout.text.patch import end_in_input, identity
 
 __all__ = [
+    "PER_CONSTRUCT",
     "Deferred",
     "Diagnostics",
     "Finding",
@@ -84,8 +85,20 @@ def diagnostic(
     return obj
 
 
+#: Codes whose finding is about one construct, known by where it starts: its ``[[``. Two
+#: layers of a view read the same construct in texts that end differently (the split's tag
+#: pass before the final trim, the tag layer after it, or with an audio tag removed after
+#: it), so their ranges for it can differ in the end; the collector keeps one per start.
+PER_CONSTRUCT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
+
+
 class Diagnostics:
-    """An ordered, de-duplicated collection of diagnostics over one input text."""
+    """An ordered, de-duplicated collection of diagnostics over one input text.
+
+    A finding is dropped when one with the same code and range was added before; for the
+    :data:`PER_CONSTRUCT` codes, when one with the same code and start was (the first
+    added is kept).
+    """
 
     __slots__ = ("_items", "_seen", "_sorted", "_text")
 
@@ -113,7 +126,7 @@ class Diagnostics:
         field: str | None = None,
     ) -> None:
         """Record one finding over ``[start, end)`` of the input (duplicates are dropped)."""
-        key = (code, start, end)
+        key = (code, start, -1 if code in PER_CONSTRUCT else end)
         if key in self._seen:
             return
         self._seen.add(key)
@@ -124,8 +137,9 @@ class Diagnostics:
         """:meth:`add` for each ``(message, start, end)`` of one code and severity."""
         seen, items = self._seen, self._items
         self._sorted = False
+        by_start = code in PER_CONSTRUCT
         for message, start, end in rows:
-            key = (code, start, end)
+            key = (code, start, -1 if by_start else end)
             if key not in seen:
                 seen.add(key)
                 items.append((start, code, end, severity, message, None))
@@ -160,7 +174,10 @@ class Diagnostics:
             # Into an empty collector, unmoved: taken whole when no two share a key (another
             # collector's findings never do), in their order, as the loop below would.
             found = records if isinstance(records, list) else list(records)
-            keys = {(code, start, end) for start, code, end, _, _, _ in found}
+            keys = {
+                (code, start, -1 if code in PER_CONSTRUCT else end)
+                for start, code, end, _, _, _ in found
+            }
             if len(keys) == len(found):
                 items.extend(found)
                 seen.update(keys)
@@ -172,7 +189,7 @@ class Diagnostics:
             else:
                 s = offset_map(start)
                 e = offset_map(end - 1) + 1 if end > start else s
-            key = (code, s, e)
+            key = (code, s, -1 if code in PER_CONSTRUCT else e)
             if key not in seen:
                 seen.add(key)
                 items.append((s, code, e, severity, message, field))

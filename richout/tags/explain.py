@@ -239,6 +239,10 @@ class Recorder(Sink):
     def reply_id_sanitized(self, start: int, end: int, id_text: str, id_: str) -> None:
         self.events.append((_ID_SANITIZED, start, end, id_text, id_))
 
+    def reach(self) -> int:
+        """The end of the furthest-reaching finding, in stage offsets (0: none)."""
+        return max((e for _, _, e, _, _ in self.events), default=0)
+
     def replay(self, sink: Sink, to_input: OffsetMap) -> None:
         """Make ``sink`` the calls the stage made here, ranges mapped as the stage maps them
         (start through ``to_input``, end through :func:`end_in_input`), in the same order."""
