@@ -149,6 +149,8 @@ LINES = [
     "![multi\nline](https://example.com/m.png)",
     "[[audio_as_voice]]",
     "[[reply_to_current]] hi  there",
+    "a  b [[reply_to:42]]",
+    "[[reply_to: x  ",
     "```",
     "    MEDIA:/srv/indented.png",
     "- MEDIA:/srv/f.png",
@@ -196,6 +198,30 @@ def test_every_profile_is_lossless_and_delivers_only_what_its_policy_accepts(
     assert rebuild(rendered) == text
     directives = richout.parse_directives(text, profile=name, explain=True)
     assert rebuild(directives) == text
+
+
+@settings(max_examples=300)
+@given(replies(), st.sampled_from(NAMES))
+def test_explained_tag_spans_and_findings_sit_on_their_tags_in_every_profile(
+    text: str, name: str
+) -> None:
+    """The release rewrites whitespace as a whole (one coarse edit); render_reply once mapped
+    its tag layer through that edit, putting a reply tag's span on the line break before it.
+    The explaining views now read such spans as parse_reply does (next's reading)."""
+    for fn in (
+        richout.split_media,
+        richout.parse_directives,
+        richout.parse_reply,
+        richout.render_reply,
+    ):
+        result = fn(text, profile=name, explain=True)
+        for span in result.spans:
+            if span.kind in ("audio_tag", "reply_tag"):
+                covered = text[span.start : span.end]
+                assert covered.startswith("[[") and covered.endswith("]]"), (fn, span, covered)
+        for d in result.diagnostics:
+            if d.code.startswith("tag.") and d.code != "tag.audio_not_extracted":
+                assert d.start is not None and text.startswith("[[", d.start), (fn, d)
 
 
 @settings(max_examples=200)
