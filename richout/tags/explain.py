@@ -243,9 +243,19 @@ class Recorder(Sink):
         """The end of the furthest-reaching finding, in stage offsets (0: none)."""
         return max((e for _, _, e, _, _ in self.events), default=0)
 
-    def replay(self, sink: Sink, to_input: OffsetMap) -> None:
+    def replay(self, sink: Sink, to_input: OffsetMap, *, reported: bool = False) -> None:
         """Make ``sink`` the calls the stage made here, ranges mapped as the stage maps them
-        (start through ``to_input``, end through :func:`end_in_input`), in the same order."""
+        (start through ``to_input``, end through :func:`end_in_input`), in the same order.
+
+        ``reported``: the findings ``sink`` collects are unioned after those of the run that
+        recorded them, whose malformed and in-code findings sit at the same input starts (a
+        view's tag layer reusing its split's reading, ``TagStages.reusing``). Those two kinds
+        are ``PER_CONSTRUCT`` codes, which the union keeps once, from the earlier run; so only
+        the ranges they claim are handed on, not the findings (80k malformed heads cost a
+        replay and a union pass each)."""
+        if reported:
+            self._replay_claims(sink, to_input)
+            return
         same = to_input is identity
         # Runs of malformed heads go to the sink in one call; any other finding first has
         # the run before it handed on, so the sink sees the stage's order.
@@ -276,6 +286,26 @@ class Recorder(Sink):
             sink.claimed.extend(
                 (to_input(s), end_in_input(to_input, s, e)) for s, e in self.claimed
             )
+
+    def _replay_claims(self, sink: Sink, to_input: OffsetMap) -> None:
+        """:meth:`replay` with ``reported``: the claimed ranges, and the id findings."""
+        same = to_input is identity
+        claimed = sink.claimed
+        for op, s, e, a, b in self.events:
+            if same:
+                start, end = s, (e if e > s else s)
+            else:
+                start, end = to_input(s), end_in_input(to_input, s, e)
+            if op in (_MALFORMED, _IN_CODE):
+                claimed.append((start, end))
+            elif op == _ID_EMPTY:
+                sink.reply_id_empty(start, end, a)
+            else:
+                sink.reply_id_sanitized(start, end, a, b)
+        if same:
+            claimed.extend(self.claimed)
+        else:
+            claimed.extend((to_input(s), end_in_input(to_input, s, e)) for s, e in self.claimed)
 
 
 def explain_reply_malformed(

@@ -180,7 +180,8 @@ class TagStages:
         elif reuse is not None:
             replies = [r.at_stage(shift) for r in reuse.replies]
             if reuse.recording is not None and sink.explain:
-                reuse.recording.replay(sink, _shifted(shift))
+                # A view unions the recording run's findings before this run's.
+                reuse.recording.replay(sink, _shifted(shift), reported=True)
         elif sink.explain and record:
             # Read into a recorder and replayed: a view's tag layer may read this text again.
             rec = self.recording = Recorder(text2)
