@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from richout.text.patch import (
     Edit,
     Patch,
+    aligned_pieces,
     apply,
     compose,
     end_in_input,
@@ -109,3 +111,43 @@ def test_a_range_maps_inside_its_input_without_the_gap_after_it(tp: tuple[str, P
             run = images[end - 1] - images[start] == end - 1 - start if start < end else False
             if run and not any(inserted[start:end]):
                 assert (b - a, src[a:b]) == (end - start, out[start:end])
+
+
+@st.composite
+def line_and_cleaned(draw: st.DrawFn) -> tuple[str, str]:
+    """A line and what a rewrite could make of it: parts dropped, blank runs collapsed, or
+    (sometimes) any text at all."""
+    words = draw(
+        st.lists(st.sampled_from(["ab", "[[x]]", "a", " ", "  ", "\t", "b c"]), max_size=12)
+    )
+    line = "".join(words)
+    if draw(st.booleans()):
+        return line, draw(st.text(alphabet="ab[]x \t", max_size=12))
+    kept = [w for w in words if draw(st.booleans())]
+    return line, re.sub(r"[ \t]{2,}", " ", "".join(kept))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(line_and_cleaned(), st.integers(0, 3), st.integers(1, 6))
+def test_aligned_pieces_rebuild_the_new_line_and_keep_what_they_skip(
+    pair: tuple[str, str], pad: int, limit: int
+) -> None:
+    line, new = pair
+    src = "<" * pad + line + ">"
+    start, end = pad, pad + len(line)
+    pieces = aligned_pieces(src, start, end, new, limit)
+    if pieces is None:
+        return  # the caller then keeps one edit
+    assert len(pieces) <= limit
+    assert all(start <= a <= b <= end for a, b, _ in pieces)
+    assert all(p[1] < q[0] for p, q in itertools.pairwise(pieces))  # sorted, apart
+    rebuilt = apply(src, [Edit(a, b, src[a:b], r) for a, b, r in pieces])
+    assert rebuilt == src[:start] + new + src[end:]
+
+
+def test_aligned_pieces_keep_a_tag_after_a_dropped_image_in_place() -> None:
+    """One character alone would match the image's "[" and move the tag's start onto it."""
+    line = "![x](https://e.example/a.png) [[audio_as_voice]]"
+    assert aligned_pieces(line, 0, len(line), "[[audio_as_voice]]", 16) == [
+        (0, line.index("[[audio"), "")
+    ]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from richout.media.lines import LineChange
 from richout.models import Segment, media_segment, text_segment
 from richout.text.chars import JS_WS, JS_WS_NO_BREAK, BlankLineRun, LineBreaks, js_trim
-from richout.text.patch import Patch, apply, common_prefix, patch_from_pieces
+from richout.text.patch import Patch, aligned_pieces, apply, common_prefix, patch_from_pieces
 
 __all__ = ["BLANK_LINES_LF", "build_segments", "drop_ws_only_lines", "walked_text"]
 
@@ -32,6 +32,8 @@ _WS_FIRST_LINE = re.compile("[" + _WS_NO_LF + "]+(?=\n|\\Z)")
 #: The same where CR, CRLF and LF all end a line.
 _WS_LINE_AFTER_BREAK_CR = re.compile("([\r\n])[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 _WS_FIRST_LINE_CR = re.compile("[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
+#: At most this many edits for one rewritten line; past it, one edit (segments._coalesced_patch).
+_LINE_EDITS = 16
 #: Each whitespace character (a line's first character is asked).
 _WS_SET = frozenset(JS_WS)
 #: A run of whitespace-only lines, each with its break (``.end(text, start, stop)``).
@@ -131,19 +133,24 @@ def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str | None]]) ->
         start, end, repl = piece
         if repl is None:
             continue
+        parts: Sequence[tuple[int, int, str]] = ((start, end, repl),)
         if repl:
-            # Keep the edit minimal: the unchanged head and tail of a cleaned line stay
-            # outside it, so later stages' offsets map back to the exact input characters.
-            start, end, repl = _narrow_edit(raw, start, end, repl)
+            # Keep the edits minimal: what a cleaned line kept of the raw line stays outside
+            # them, so later stages' offsets map back to the exact input characters (a tag
+            # after a refused reference). A line rewritten in many places (a hostile payload
+            # of 500k parts) keeps one edit between its unchanged head and tail.
+            narrowed = _narrow_edit(raw, start, end, repl)
+            parts = aligned_pieces(raw, *narrowed, _LINE_EDITS) or (narrowed,)
+        for start, end, repl in parts:
             if start == end and not repl:
                 continue
-        if start == run_end:
-            inserted.append(repl)
-            run_end = end
-            continue
-        if run_end >= 0:
-            merged.append((run_start, run_end, "".join(inserted)))
-        run_start, run_end, inserted = start, end, [repl]
+            if start == run_end:
+                inserted.append(repl)
+                run_end = end
+                continue
+            if run_end >= 0:
+                merged.append((run_start, run_end, "".join(inserted)))
+            run_start, run_end, inserted = start, end, [repl]
     if run_end >= 0:
         merged.append((run_start, run_end, "".join(inserted)))
     return patch_from_pieces(raw, merged)

@@ -15,6 +15,7 @@ __all__ = [
     "Edit",
     "OffsetMap",
     "Patch",
+    "aligned_pieces",
     "apply",
     "common_prefix",
     "compose",
@@ -257,6 +258,77 @@ def end_in_input(to_input: OffsetMap, start: int, end: int) -> int:
     ``to_input(start)``.
     """
     return to_input(end - 1) + 1 if end > start else to_input(start)
+
+
+def aligned_pieces(
+    src: str, start: int, end: int, new: str, limit: int
+) -> list[tuple[int, int, str]] | None:
+    """Replacements over ``src[start:end]`` that turn it into ``new``, keeping the characters
+    the two share in order; None when more than ``limit`` replacements, or more than a few
+    passes over the range, would be needed.
+
+    For a line the split rewrote by dropping parts of it and collapsing blank runs: one
+    edit per dropped or collapsed stretch, not one over the whole line, so an offset in the
+    kept text maps back to its own character (a tag after a refused reference). Read left
+    to right: equal characters are kept; a space in ``new`` facing a space or tab takes the
+    whole blank run; otherwise ``src`` is skipped up to the next occurrence of the word of
+    ``new`` that starts there (up to its next blank, at most 16 characters: one character
+    alone would often be found inside the dropped part), or ``new``'s character is inserted
+    when the word does not follow. The result always rebuilds ``new``.
+    """
+    # [start, end, inserted pieces]: joined once at the end (a run of inserted characters
+    # grows one piece at a time)
+    pieces: list[tuple[int, int, list[str]]] = []
+    i, j = start, 0
+    m = len(new)
+    find = src.find
+    budget = 4 * (end - start) + 64  # characters the searches may pass over
+    while j < m:
+        ch = new[j]
+        if i < end and src[i] == ch:
+            # Equal stretches compared a block at a time, then character by character.
+            while i + 64 <= end and src[i : i + 64] == new[j : j + 64]:
+                i += 64
+                j += 64
+            if j < m and i < end and src[i] == new[j]:
+                i += 1
+                j += 1
+            continue
+        i0, j0 = i, j
+        if i >= end:
+            j = m  # src is used up: the rest of new is inserted
+        elif ch == " " and src[i] in " \t":
+            while i < end and src[i] in " \t":
+                i += 1
+            j += 1
+        else:
+            stop = j + 1
+            while stop < m and stop - j < 16 and new[stop] not in " \t":
+                stop += 1
+            k = find(new[j:stop], i, end)
+            budget -= (end if k < 0 else k) - i
+            if budget < 0:
+                return None
+            if k < 0:
+                j += 1  # inserted: the word does not follow in src
+            else:
+                i = k
+        if pieces and pieces[-1][1] == i0:
+            s, _, r = pieces[-1]
+            r.append(new[j0:j])
+            pieces[-1] = (s, i, r)
+        else:
+            if len(pieces) == limit:
+                return None
+            pieces.append((i0, i, [new[j0:j]]))
+    if i < end:
+        if pieces and pieces[-1][1] == i:
+            pieces[-1] = (pieces[-1][0], end, pieces[-1][2])
+        elif len(pieces) == limit:
+            return None
+        else:
+            pieces.append((i, end, []))
+    return [(s, e, "".join(r)) for s, e, r in pieces]
 
 
 def common_prefix(a: str, b: str) -> int:
