@@ -53,20 +53,26 @@ def test_compose_equals_applying_both(data: st.DataObject) -> None:
     assert all(a.end < b.start for a, b in itertools.pairwise(both))
 
 
+def _inserted(out: str, patch: Patch) -> list[bool]:
+    """For each character of the patched text ``out``: did an edit insert it?"""
+    inserted = [False] * len(out)
+    shift = 0
+    for e in patch:
+        for j in range(e.start + shift, e.start + shift + len(e.inserted)):
+            inserted[j] = True
+        shift += len(e.inserted) - (e.end - e.start)
+    return inserted
+
+
 @settings(max_examples=800, deadline=None)
 @given(text_and_patch())
 def test_offsets_of_kept_characters_map_back(tp: tuple[str, Patch]) -> None:
     src, patch = tp
     out = apply(src, patch)
     to_input = offset_mapper(patch)
-    kept = [True] * len(out)
-    shift = 0
-    for e in patch:
-        for j in range(e.start + shift, e.start + shift + len(e.inserted)):
-            kept[j] = False
-        shift += len(e.inserted) - (e.end - e.start)
+    inserted = _inserted(out, patch)
     for i, ch in enumerate(out):
-        if kept[i]:
+        if not inserted[i]:
             assert src[to_input(i)] == ch
     assert to_input(len(out)) == len(src)
 
@@ -97,12 +103,7 @@ def test_a_range_maps_inside_its_input_without_the_gap_after_it(tp: tuple[str, P
     to_input = offset_mapper(patch)
     images = [to_input(i) for i in range(len(out) + 1)]
     assert images == sorted(images)
-    inserted = [False] * len(out)
-    shift = 0
-    for e in patch:
-        for j in range(e.start + shift, e.start + shift + len(e.inserted)):
-            inserted[j] = True
-        shift += len(e.inserted) - (e.end - e.start)
+    inserted = _inserted(out, patch)
     for start in range(len(out) + 1):
         for end in range(start, len(out) + 1):
             a, b = to_input(start), end_in_input(to_input, start, end)
