@@ -1,8 +1,9 @@
 """The findings collector (``models.diagnostics.Diagnostics``) against a plain oracle: the
-first finding of each (code, start, end) is kept -- of each (code, start) for the codes about
-one construct (``PER_CONSTRUCT``) -- whichever way it came in (one by one, a run of one code,
-another collector's findings, mapped or not), and the findings are read sorted by start then
-code, stably, however often and whenever they are read."""
+first finding of each (code, start, end) is kept, whichever way it came in (one by one, a
+run of one code, another collector's findings, mapped or not), a later layer's finding about
+a construct already held (``once_per_construct``: same ``PER_CONSTRUCT`` code and start) is
+dropped, and the findings are read sorted by start then code, stably, however often and
+whenever they are read."""
 
 from __future__ import annotations
 
@@ -26,7 +27,10 @@ _MAPS = st.sampled_from(["none", "identity", "shift"])
 _STEP = st.one_of(
     st.tuples(st.just("add"), _FINDING),
     st.tuples(st.just("add_all"), st.lists(_FINDING, max_size=6)),
-    st.tuples(st.just("extend_records"), st.tuples(st.lists(_FINDING, max_size=6), _MAPS)),
+    st.tuples(
+        st.just("extend_records"),
+        st.tuples(st.lists(_FINDING, max_size=6), _MAPS, st.booleans()),
+    ),
     st.just(("read", None)),
 )
 _SHIFT = offset_mapper([Edit(0, 2, "xx", "")])  # derived offset p is input offset p + 2
@@ -40,8 +44,7 @@ def _mapped(f: Finding, how: str) -> Finding:
 
 
 def _key(f: Finding) -> tuple[str, int, int]:
-    start, code, end = f[0], f[1], f[2]
-    return (code, start, -1 if code in PER_CONSTRUCT else end)
+    return (f[1], f[0], f[2])
 
 
 @settings(max_examples=600, deadline=None)
@@ -68,11 +71,16 @@ def test_the_collector_keeps_the_first_of_each_key_in_start_then_code_order(
             for message, start, end in rows:
                 take((start, "tag.malformed", end, "warning", message, None))
         elif op == "extend_records":
-            found, how = arg
+            found, how, once = arg
             offset_map = {"none": None, "identity": identity, "shift": _SHIFT}[how]
-            diags.extend_records(iter(found) if how == "none" else found, offset_map)
+            held = {(g[1], g[0]) for g in oracle if g[1] in PER_CONSTRUCT}
+            diags.extend_records(
+                iter(found) if how == "none" else found, offset_map, once_per_construct=once
+            )
             for f in found:
-                take(_mapped(f, how))
+                g = _mapped(f, how)
+                if not (once and (g[1], g[0]) in held):
+                    take(g)
         else:
             assert diags.records() == sorted(oracle, key=lambda f: (f[0], f[1]))
     expected = sorted(oracle, key=lambda f: (f[0], f[1]))

@@ -26,7 +26,7 @@ import make_corpus
 import richout
 from richout.media.split import split_for_views
 from richout.models import Explained, rerun
-from richout.models.diagnostics import PER_CONSTRUCT, edits_of, findings_of, spans_of
+from richout.models.diagnostics import edits_of, findings_of, spans_of
 from richout.profiles import resolve_profile
 from richout.tags.pipeline import stage_tags
 
@@ -56,9 +56,6 @@ def _same(op: str, text: str) -> None:
     # must not depend on the route (parse_directives once left an audio span's value unset).
     for record in (*eager.spans, *eager.diagnostics, *lazy.spans, *lazy.diagnostics):
         assert record.model_fields_set == set(type(record).model_fields), (op, record)
-    # One diagnostic per tag construct, however many layers read it.
-    constructs = [(d.code, d.start) for d in eager.diagnostics if d.code in PER_CONSTRUCT]
-    assert len(constructs) == len(set(constructs)), (op, text[:200])
 
 
 @pytest.mark.parametrize(
@@ -205,3 +202,13 @@ def test_deferred_split_equals_split_media() -> None:
         _deferred_equals_eager(got, eager)
         checked += 1
     assert checked > 40
+
+
+def test_two_constructs_whose_starts_map_to_one_place_are_both_reported() -> None:
+    """A line rewritten in more places than it gets edits for is one edit, so both code
+    spans' tags map to its start; they are still two findings (a first version of the
+    one-per-construct rule keyed every collector by start and lost the second)."""
+    text = "MEDIA:https://e.example/a.png " + "a  " * 20 + "`[[reply_to:1]]` `[[reply_to:  2]]`"
+    for fn in (richout.split_media, richout.parse_reply, richout.render_reply):
+        found = [d for d in fn(text, explain=True).diagnostics if d.code == "tag.in_code"]
+        assert len(found) == 2, fn

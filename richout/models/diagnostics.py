@@ -7,7 +7,7 @@ the caller's input. Records are sorted by ``start``, then ``code`` (MEDIA.md §1
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from operator import itemgetter
 from typing import Any, TypeVar
 
@@ -23,7 +23,7 @@ from richout.models.base import (
     set_private,
 )
 from richout.text.chars import LineIndex
-from richout.text.patch import end_in_input, identity
+from richout.text.patch import OffsetMap, end_in_input, identity
 
 __all__ = [
     "PER_CONSTRUCT",
@@ -88,17 +88,14 @@ def diagnostic(
 #: Codes whose finding is about one construct, known by where it starts: its ``[[``. Two
 #: layers of a view read the same construct in texts that end differently (the split's tag
 #: pass before the final trim, the tag layer after it, or with an audio tag removed after
-#: it), so their ranges for it can differ in the end; the collector keeps one per start.
+#: it), so their ranges for it can differ in the end
+#: (:meth:`Diagnostics.extend_records` with ``once_per_construct``).
 PER_CONSTRUCT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
 
 
 class Diagnostics:
-    """An ordered, de-duplicated collection of diagnostics over one input text.
-
-    A finding is dropped when one with the same code and range was added before; for the
-    :data:`PER_CONSTRUCT` codes, when one with the same code and start was (the first
-    added is kept).
-    """
+    """An ordered, de-duplicated collection of diagnostics over one input text: a finding
+    is dropped when one with the same code and range was added before."""
 
     __slots__ = ("_items", "_seen", "_sorted", "_text")
 
@@ -126,7 +123,7 @@ class Diagnostics:
         field: str | None = None,
     ) -> None:
         """Record one finding over ``[start, end)`` of the input (duplicates are dropped)."""
-        key = (code, start, -1 if code in PER_CONSTRUCT else end)
+        key = (code, start, end)
         if key in self._seen:
             return
         self._seen.add(key)
@@ -137,16 +134,13 @@ class Diagnostics:
         """:meth:`add` for each ``(message, start, end)`` of one code and severity."""
         seen, items = self._seen, self._items
         self._sorted = False
-        by_start = code in PER_CONSTRUCT
         for message, start, end in rows:
-            key = (code, start, -1 if by_start else end)
+            key = (code, start, end)
             if key not in seen:
                 seen.add(key)
                 items.append((start, code, end, severity, message, None))
 
-    def extend(
-        self, others: Iterable[Diagnostic], offset_map: Callable[[int], int] | None = None
-    ) -> None:
+    def extend(self, others: Iterable[Diagnostic], offset_map: OffsetMap | None = None) -> None:
         """Add diagnostics produced on another text, mapping their spans into this input."""
         if offset_map is identity:
             offset_map = None
@@ -160,24 +154,35 @@ class Diagnostics:
             self.add(d.code, d.severity, d.message, s, e, field=d.field)
 
     def extend_records(
-        self, records: Iterable[Finding], offset_map: Callable[[int], int] | None = None
+        self,
+        records: Iterable[Finding],
+        offset_map: OffsetMap | None = None,
+        *,
+        once_per_construct: bool = False,
     ) -> None:
         """:meth:`extend` for another collector's findings (:func:`findings_of`), mapped the
-        same way, without a :class:`Diagnostic` per finding."""
+        same way, without a :class:`Diagnostic` per finding.
+
+        ``once_per_construct``: the findings are a later layer's reading of a text whose
+        constructs an earlier layer reported here; a :data:`PER_CONSTRUCT` finding whose
+        code and start one held before this call already has is that construct again, and
+        is dropped (a view reports each construct once, with the first layer's range)."""
         # add() inlined, and end_in_input with it: a stage hands on one finding per
         # malformed tag, and a view passes each through three collectors.
         seen, items = self._seen, self._items
         if offset_map is identity:
             offset_map = None
         self._sorted = False
+        held = (
+            {(code, start) for start, code, _, _, _, _ in items if code in PER_CONSTRUCT}
+            if once_per_construct and items
+            else None
+        )
         if offset_map is None and not items:
             # Into an empty collector, unmoved: taken whole when no two share a key (another
             # collector's findings never do), in their order, as the loop below would.
             found = records if isinstance(records, list) else list(records)
-            keys = {
-                (code, start, -1 if code in PER_CONSTRUCT else end)
-                for start, code, end, _, _, _ in found
-            }
+            keys = {(code, start, end) for start, code, end, _, _, _ in found}
             if len(keys) == len(found):
                 items.extend(found)
                 seen.update(keys)
@@ -189,7 +194,9 @@ class Diagnostics:
             else:
                 s = offset_map(start)
                 e = offset_map(end - 1) + 1 if end > start else s
-            key = (code, s, -1 if code in PER_CONSTRUCT else e)
+            if held is not None and code in PER_CONSTRUCT and (code, s) in held:
+                continue
+            key = (code, s, e)
             if key not in seen:
                 seen.add(key)
                 items.append((s, code, e, severity, message, field))

@@ -212,8 +212,9 @@ class Recorder(Sink):
     offsets map to their input and in the strip flags that word their messages. Run with
     the identity map into a recorder, the stage is read once and :meth:`replay` hands the
     same calls to each sink with its own map (``TagStages.reusing``: the split's tag pass
-    and a view's tag layer read the same text). Stage offsets are what the stage itself
-    passes when its map is the identity.
+    and a view's tag layer read the same text; the layer's sink gets the claims of the
+    findings the split already reported, not the findings). Stage offsets are what the stage
+    itself passes when its map is the identity.
     """
 
     __slots__ = ("events",)
@@ -239,10 +240,6 @@ class Recorder(Sink):
     def reply_id_sanitized(self, start: int, end: int, id_text: str, id_: str) -> None:
         self.events.append((_ID_SANITIZED, start, end, id_text, id_))
 
-    def reach(self) -> int:
-        """The end of the furthest-reaching finding, in stage offsets (0: none)."""
-        return max((e for _, _, e, _, _ in self.events), default=0)
-
     def replay(self, sink: Sink, to_input: OffsetMap, *, reported: bool = False) -> None:
         """Make ``sink`` the calls the stage made here, ranges mapped as the stage maps them
         (start through ``to_input``, end through :func:`end_in_input`), in the same order.
@@ -250,9 +247,10 @@ class Recorder(Sink):
         ``reported``: the findings ``sink`` collects are unioned after those of the run that
         recorded them, whose malformed and in-code findings sit at the same input starts (a
         view's tag layer reusing its split's reading, ``TagStages.reusing``). Those two kinds
-        are ``PER_CONSTRUCT`` codes, which the union keeps once, from the earlier run; so only
-        the ranges they claim are handed on, not the findings (80k malformed heads cost a
-        replay and a union pass each)."""
+        are ``PER_CONSTRUCT`` codes, which the view's union keeps once, from the earlier run
+        (``Diagnostics.extend_records(once_per_construct=True)``); so only the ranges they
+        claim are handed on, and the id findings, not those two kinds (80k malformed heads
+        cost a replay and a union pass each)."""
         if reported:
             self._replay_claims(sink, to_input)
             return

@@ -227,12 +227,13 @@ class TagStages:
         document and whitespace after its last character end no block and close no span);
         the leading blank §5.1 may also remove can (it shifts the first line's indentation),
         so a text trimmed that way is read afresh. The same tags are then found, and the
-        same findings, which the recording replays into this run's sink with its own
-        wording (``tests/test_fastpaths.py`` compares the views with and without reuse,
-        explained and not) -- except a malformed construct that ran into the trimmed tail:
-        its range and the literal its message shows end sooner in ``text``, so explaining,
-        such a text is read afresh. ``text`` must hold ``[[`` (parse_directives treats a
-        text without one apart), and when audio tags are to be stripped it must hold no
+        same constructs. Explaining, the recording hands this run's sink the ranges its
+        malformed and in-code findings claim and its id findings, not those two kinds of
+        finding: the view adds the split's copies first and keeps each construct once
+        (``Recorder.replay(reported=True)``), so this run's ``Directives`` lacks them and is
+        for the view's own use (``tests/test_fastpaths.py`` compares the views with and
+        without reuse, explained and not). ``text`` must hold ``[[`` (parse_directives treats
+        a text without one apart), and when audio tags are to be stripped it must hold no
         audio head: removing one would change the text the reply stage reads.
         """
         if prior is None or "[[" not in text or (explain and prior.recording is None):
@@ -241,8 +242,6 @@ class TagStages:
             return None
         shift = _trimmed_from(prior.text2, text)
         if shift < 0:
-            return None
-        if explain and prior.recording is not None and prior.recording.reach() > shift + len(text):
             return None
         code = prior.code2 if shift == 0 and len(text) == len(prior.text2) else StageCode(text)
         sink = Sink(text, strip_audio, strip_reply, explain)

@@ -23,13 +23,11 @@ from richout.models import (
     rerun,
 )
 from richout.models.diagnostics import Diagnostics
-from richout.models.lossless import edit_records
 from richout.policy import Policy
-from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
+from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.parse import parse_directives, untagged_text
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.text.chars import JS_WS_CLASS, has_double_bracket, js_rtrim
-from richout.text.patch import diff_patch
 from richout.views.render_stages import render_explanation, render_outputs
 
 __all__ = ["render_reply"]
@@ -45,7 +43,7 @@ def _tag_layer(text: str, prof: Profile, explain: bool, prior: TagStages | None)
     """The tag layer over the split text (EMBED.md §9.1): parse_directives, stripping both kinds.
 
     Under profile next the reply tags the split's tag pass read in this very text are
-    reused (:meth:`TagStages.reusing`; explaining, with the findings it recorded), and an
+    reused (:meth:`TagStages.reusing`; explaining, with the id findings it recorded), and an
     explained result's findings stay tuples until the view's explanation builds its records.
     """
     if prof.normalize_rewritten_whitespace:
@@ -61,25 +59,6 @@ def _tag_layer(text: str, prof: Profile, explain: bool, prior: TagStages | None)
     # parse_directives' own lazy result; its explainer is never read inside the view.
     return Directives.lazy(
         rerun(parse_directives, text, profile=prof, explain=True), **run.outputs(None)
-    )
-
-
-def _release_explained(
-    text: str, role: str, policy: Policy | None, outputs: dict[str, Any]
-) -> RenderedReply:
-    """The explained view under a profile whose tag steps rewrite whitespace as a whole.
-
-    Their edit is one coarse edit, and a later layer's offsets mapped through it land on its
-    start (a reply tag's span on a line break before it), so the view is explained as
-    ``parse_reply`` is under that profile (UPSTREAM.md §2.8): the diagnostics and spans of
-    ``next``'s reading of the input, and one edit from the input to the view's text.
-    """
-    reference = render_reply(text, role=role, profile=NEXT, explain=True, policy=policy)
-    return RenderedReply.explained(
-        **outputs,
-        diagnostics=reference.diagnostics,
-        spans=reference.spans,
-        edits=edit_records(diff_patch(text, outputs["text"])),
     )
 
 
@@ -159,8 +138,6 @@ def render_reply(
         tags = _tag_layer(media.text, prof, explain, tag_runs[0] if tag_runs else None)
         outputs = render_outputs(embeds.previews if embeds is not None else [], media, tags)
         if explain and embeds is not None:
-            if prof.normalize_rewritten_whitespace:
-                return _release_explained(text, role, policy, outputs)
             explanation = render_explanation(text, embeds, media, tags)
             return RenderedReply.explained(**outputs, **explanation)
     # Built only for a lazy result: the explainer is this call again with explain=True.

@@ -75,7 +75,9 @@ def _union(
     diags = Diagnostics(text)
     diags.extend(first)
     for result, _patch, to_input in later:
-        diags.extend_records(stage_findings(result), to_input)
+        # Each layer reads what the one before it left: a construct both read is reported
+        # once, as the first read it (its range can end differently in a later text).
+        diags.extend_records(stage_findings(result), to_input, once_per_construct=True)
     return diags.build()
 
 

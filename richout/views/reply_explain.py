@@ -131,7 +131,9 @@ def _add_stage(
     kept = _without_malformed_at(stage_findings(result), starts, to_input)
     if drop:
         kept = [f for f in kept if f[1] not in drop]
-    diags.extend_records(kept, to_input)
+    # The reply stage reads the split's text: a construct both read is reported once, as
+    # the split read it (its range can end differently in the trimmed text).
+    diags.extend_records(kept, to_input, once_per_construct=True)
 
 
 def _reference_span(

@@ -67,7 +67,7 @@ def reply_tags(
     """The reply stage over the split text: reply tags read and removed, or None (no ``[[``).
 
     The reply tags the split's tag pass (``prior``) read are reused when it read them in
-    this very text (:meth:`TagStages.reusing`; explaining, with the findings it recorded):
+    this very text (:meth:`TagStages.reusing`; explaining, with the id findings it recorded):
     the tags are read once.
     """
     # The stage reads tags only at REPLY_HEAD matches; without one it finds none and every
