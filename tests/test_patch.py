@@ -19,6 +19,7 @@ from richout.text.patch import (
     invert,
     offset_mapper,
     patch_from_pieces,
+    spacing_patch,
 )
 
 
@@ -152,3 +153,69 @@ def test_aligned_pieces_keep_a_tag_after_a_dropped_image_in_place() -> None:
     assert aligned_pieces(line, 0, len(line), "[[audio_as_voice]]", 16) == [
         (0, line.index("[[audio"), "")
     ]
+
+
+@st.composite
+def spaced_rewrite(draw: st.DrawFn) -> tuple[str, str, list[tuple[int, int]]]:
+    """A text, ranges of it to remove (tags), and the text without them, its whitespace
+    rewritten gap by gap as the release's tag step does."""
+    pieces = draw(
+        st.lists(
+            st.sampled_from(["ab", "c", "[[t]]", " ", "  ", "\r\n", "\n\n\n", "\u00a0"]),
+            max_size=10,
+        )
+    )
+    before, removed, after = "", [], []
+    for p in pieces:
+        if p == "[[t]]" and draw(st.booleans()):
+            removed.append((len(before), len(before) + len(p)))
+        else:
+            after.append(p)
+        before += p
+    # Rewrite each whitespace run of what is left (or keep it).
+    kept = re.split(r"(\s+)", "".join(after))
+    out = "".join(draw(st.sampled_from(["", " ", "\n", w])) if w.isspace() else w for w in kept)
+    return before, out, removed
+
+
+@settings(max_examples=1500, deadline=None)
+@given(spaced_rewrite())
+def test_spacing_patch_rebuilds_and_keeps_every_character_it_keeps(
+    case: tuple[str, str, list[tuple[int, int]]],
+) -> None:
+    before, after, removed = case
+    patch = spacing_patch(before, after, removed, 64)
+    ink = "".join(after.split())
+    if "".join("".join(before[a:b] for a, b in _kept(before, removed)).split()) != ink:
+        assert patch is None  # a rewrite joined two words' characters differently
+        return
+    assert patch is not None
+    assert apply(before, patch) == after and invert(after, patch) == before
+    to_input = offset_mapper(patch)
+    inserted = _inserted(after, patch)
+    for i, ch in enumerate(after):
+        if not ch.isspace() and not inserted[i]:
+            assert before[to_input(i)] == ch
+    assert sum(not c.isspace() for c in after) == sum(
+        not c.isspace() and not inserted[i] for i, c in enumerate(after)
+    )  # every character of ink is kept, none inserted
+
+
+def _kept(text: str, removed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out, cur = [], 0
+    for a, b in removed:
+        out.append((cur, a))
+        cur = b
+    out.append((cur, len(text)))
+    return out
+
+
+def test_spacing_patch_refuses_a_text_whose_characters_changed() -> None:
+    assert spacing_patch("a b", "a c", [], 8) is None
+    assert spacing_patch("ab", "a b c", [], 8) is None
+    assert spacing_patch("x [[t]] y", "x y", [(2, 7)], 8) == [Edit(1, 8, " [[t]] ", " ")]
+    assert spacing_patch("a  b  c", "a b c", [], 2) == [
+        Edit(1, 3, "  ", " "),
+        Edit(4, 6, "  ", " "),
+    ]
+    assert spacing_patch("a  b  c", "a b c", [], 1) is None  # over the limit

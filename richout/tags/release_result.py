@@ -20,11 +20,14 @@ from richout.models import Directives, Explained, Reply, rerun
 from richout.models.lossless import edit_records
 from richout.profiles import NEXT, Profile
 from richout.tags import release as _release_tags
-from richout.text.patch import diff_patch
+from richout.text.patch import diff_patch, spacing_patch
 
 __all__ = ["finish", "release_directives"]
 
 _R = TypeVar("_R", Directives, Reply)
+
+#: At most this many edits for the release's whitespace rewrite; past it, one edit.
+_SPACING_EDITS = 256
 
 
 def finish(
@@ -35,6 +38,7 @@ def finish(
     explainer: Callable[[], Explained],
     explain: bool,
     reference: Callable[[], Explained],
+    removed_kinds: frozenset[str] = frozenset(),
 ) -> _R:
     """The result: lazy, or explained by ``next``'s reading plus one edit that rebuilds."""
     # Typed locals: mypyc's type check (the compiled build) reads these classmethods on a
@@ -44,11 +48,19 @@ def finish(
         result = cls.lazy(explainer, **outputs)
         return result
     ref = reference()
+    out = outputs["text"]
+    # The tags of removed_kinds left the text and its whitespace was rewritten: an edit per
+    # changed gap, so later stages' offsets map back to the characters they name; else
+    # (the reading found other tags, more changed, or a hostile text's 40k changed gaps,
+    # whose edits cost more to carry than the precision is worth) one edit over the
+    # changed stretch.
+    removed = [(s.start, s.end) for s in ref.spans if s.kind in removed_kinds]
+    patch = spacing_patch(text, out, removed, _SPACING_EDITS) if removed_kinds else None
     result = cls.explained(
         **outputs,
         diagnostics=ref.diagnostics,
         spans=ref.spans,
-        edits=edit_records(diff_patch(text, outputs["text"])),
+        edits=edit_records(patch if patch is not None else diff_patch(text, out)),
     )
     return result
 
@@ -78,4 +90,9 @@ def release_directives(
         explainer=rerun(pipeline, text, profile=profile, explain=True, **options),
         explain=explain,
         reference=partial(pipeline, text, profile=NEXT, explain=True, **options),
+        removed_kinds=frozenset(
+            kind
+            for kind, on in (("audio_tag", strip_audio_tag), ("reply_tag", strip_reply_tags))
+            if on
+        ),
     )

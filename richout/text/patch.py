@@ -8,7 +8,8 @@ patch plus the output text rebuilds the input exactly (README decision 3).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "offset_mapper",
     "patch_from_pieces",
     "source_offset",
+    "spacing_patch",
 ]
 
 
@@ -329,6 +331,85 @@ def aligned_pieces(
         else:
             pieces.append((i, end, []))
     return [(s, e, "".join(r)) for s, e, r in pieces]
+
+
+#: A run of characters JavaScript's ``trim`` keeps (:data:`richout.text.chars.JS_WS_CLASS`).
+_INK = re.compile(
+    "[^\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
+)
+
+
+def spacing_patch(
+    before: str, after: str, removed: Sequence[tuple[int, int]], limit: int
+) -> Patch | None:
+    """The edits that turn ``before`` into ``after`` when ``after`` is ``before`` without the
+    ``removed`` ranges (sorted, apart) and with its whitespace rewritten; None when it is
+    not (its other characters differ, in content or order), or when that takes more than
+    ``limit`` edits.
+
+    For the release's tag step, which removes tags and rewrites whitespace over the whole
+    text: one edit per gap between characters whose whitespace (or removed range) changed,
+    so an offset of a kept character maps back to that character, where one edit from the
+    first change to the last maps every offset inside it to its start. Linear in the number
+    of runs of non-whitespace characters.
+    """
+    runs_b = _ink_runs(before, removed)
+    runs_a = (m.span() for m in _INK.finditer(after))
+    cur_b, cur_a = next(runs_b, None), next(runs_a, None)
+    if cur_b is None or cur_a is None:
+        # All whitespace on one side: the other must be too; then one edit, if any.
+        if cur_b is not None or cur_a is not None:
+            return None
+        return [Edit(0, len(before), before, after)] if before != after else []
+    out: list[Edit] = []
+    # Runs are read as they are needed: a text with more changed gaps than ``limit`` stops
+    # at the first one over, without listing the rest.
+    pa, pb = cur_b[0], cur_a[0]
+    gap_b, gap_a = (0, pa), (0, pb)
+    while True:
+        if before[gap_b[0] : gap_b[1]] != after[gap_a[0] : gap_a[1]]:
+            if len(out) == limit:
+                return None
+            out.append(
+                Edit(gap_b[0], gap_b[1], before[gap_b[0] : gap_b[1]], after[gap_a[0] : gap_a[1]])
+            )
+        if cur_b is None or cur_a is None:
+            break
+        # Consume equal characters until a run ends.
+        n = min(cur_b[1] - pa, cur_a[1] - pb)
+        if before[pa : pa + n] != after[pb : pb + n]:
+            return None
+        pa += n
+        pb += n
+        nb, na = pa, pb  # where the next characters are: here, unless a run ended
+        if pa == cur_b[1]:
+            cur_b = next(runs_b, None)
+            nb = cur_b[0] if cur_b is not None else len(before)
+        if pb == cur_a[1]:
+            cur_a = next(runs_a, None)
+            na = cur_a[0] if cur_a is not None else len(after)
+        if (cur_b is None) != (cur_a is None):
+            return None  # one text has characters left that the other lacks
+        gap_b, gap_a = (pa, nb), (pb, na)
+        pa, pb = nb, na
+    return out
+
+
+def _ink_runs(text: str, removed: Sequence[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The runs of non-whitespace characters of ``text``, cut by the ``removed`` ranges."""
+    k = 0
+    for m in _INK.finditer(text):
+        a, b = m.span()
+        while a < b:
+            while k < len(removed) and removed[k][1] <= a:
+                k += 1
+            if k < len(removed) and removed[k][0] < b:
+                if removed[k][0] > a:
+                    yield (a, removed[k][0])
+                a = removed[k][1]
+            else:
+                yield (a, b)
+                a = b
 
 
 def common_prefix(a: str, b: str) -> int:
