@@ -143,8 +143,12 @@ def test_aligned_pieces_rebuild_the_new_line_and_keep_what_they_skip(
     assert len(pieces) <= limit
     assert all(start <= a <= b <= end for a, b, _ in pieces)
     assert all(p[1] < q[0] for p, q in itertools.pairwise(pieces))  # sorted, apart
-    rebuilt = apply(src, [Edit(a, b, src[a:b], r) for a, b, r in pieces])
+    patch = [Edit(a, b, src[a:b], r) for a, b, r in pieces]
+    rebuilt = apply(src, patch)
     assert rebuilt == src[:start] + new + src[end:]
+    # What no piece inserted is the source's own character, in place.
+    to_input, inserted = offset_mapper(patch), _inserted(rebuilt, patch)
+    assert all(src[to_input(i)] == ch for i, ch in enumerate(rebuilt) if not inserted[i])
 
 
 def test_aligned_pieces_keep_a_tag_after_a_dropped_image_in_place() -> None:

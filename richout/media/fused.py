@@ -32,7 +32,7 @@ from richout.models import MediaSplit, Segment, media_segment, text_segment
 from richout.policy import is_valid_reference
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
-from richout.text.chars import JS_WS, BlankLineRun, collapse_blank_runs, js_rtrim
+from richout.text.chars import JS_WS, JS_WS_SET, BlankLineRun, collapse_blank_runs, js_rtrim
 
 __all__ = [
     "Cut",
@@ -55,9 +55,6 @@ class Cuts(NamedTuple):
     cuts: list[Cut]
     rejected: int
 
-
-#: Whitespace characters, each a one-character key (a block's first character is asked).
-_WS_SET = frozenset(JS_WS)
 
 #: Leading lines of only spaces and tabs, each with its ``\n`` (what the split drops, §3).
 _LEADING_BLANK_LINES = BlankLineRun(" \t", "\n")
@@ -243,7 +240,7 @@ def _block(
         texts[-1] += "\n" + drop_ws_only_lines(raw[start:end], False)
         return True
     # Most blocks open on content: no blank line to measure.
-    rest = BLANK_LINES_LF.end(raw, start, end + 1) if raw[start : start + 1] in _WS_SET else start
+    rest = BLANK_LINES_LF.end(raw, start, end + 1) if raw[start : start + 1] in JS_WS_SET else start
     if rest > start and texts and not texts[-1].endswith("\n"):
         # A blank line pushed after a media segment (no text is open, and one exists): the
         # latest text ends with a break.

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from richout.media.lines import LineChange
 from richout.models import Segment, media_segment, text_segment
-from richout.text.chars import JS_WS, JS_WS_NO_BREAK, BlankLineRun, LineBreaks, js_trim
+from richout.text.chars import JS_WS, JS_WS_NO_BREAK, JS_WS_SET, BlankLineRun, LineBreaks, js_trim
 from richout.text.patch import Patch, aligned_pieces, apply, common_prefix, patch_from_pieces
 
 __all__ = ["BLANK_LINES_LF", "build_segments", "drop_ws_only_lines", "walked_text"]
@@ -34,8 +34,6 @@ _WS_LINE_AFTER_BREAK_CR = re.compile("([\r\n])[" + _WS_NO_BREAK + "]+(?=[\r\n]|\
 _WS_FIRST_LINE_CR = re.compile("[" + _WS_NO_BREAK + "]+(?=[\r\n]|\\Z)")
 #: At most this many edits for one rewritten line; past it, one edit (segments._coalesced_patch).
 _LINE_EDITS = 16
-#: Each whitespace character (a line's first character is asked).
-_WS_SET = frozenset(JS_WS)
 #: A run of whitespace-only lines, each with its break (``.end(text, start, stop)``).
 BLANK_LINES_LF = BlankLineRun(_WS_NO_LF, "\n")
 _BLANK_LINES_CR = BlankLineRun(_WS_NO_BREAK, "\r\n")
@@ -163,7 +161,7 @@ def drop_ws_only_lines(block: str, cr: bool) -> str:
     else:
         after, first, repl = _WS_LINE_AFTER_LF, _WS_FIRST_LINE, "\n"
     out = after.sub(repl, block)
-    if out[:1] not in _WS_SET:
+    if out[:1] not in JS_WS_SET:
         return out  # the first line opens on content (most blocks): it stays
     # The substitution keeps every break, so the first line still ends where it did.
     m = first.match(out)

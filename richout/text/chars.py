@@ -14,6 +14,7 @@ __all__ = [
     "JS_WS",
     "JS_WS_CLASS",
     "JS_WS_NO_BREAK",
+    "JS_WS_SET",
     "BlankLineRun",
     "LineBreaks",
     "LineIndex",
@@ -41,7 +42,8 @@ JS_WS_CLASS = r"\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f
 #: JavaScript whitespace that ends no line under any profile's rule (no CR, no LF).
 JS_WS_NO_BREAK = JS_WS.replace("\n", "").replace("\r", "")
 
-_JS_WS_SET = frozenset(JS_WS)
+#: :data:`JS_WS` as a set: a one-character string is looked up in it without a scan.
+JS_WS_SET = frozenset(JS_WS)
 _HAS_WS = re.compile(f"[{JS_WS_CLASS}]")
 _BLANK_RUN = re.compile(r"[ \t]{2,}")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -50,7 +52,7 @@ _ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 def is_js_ws(ch: str) -> bool:
     """True when ``ch`` is one JavaScript whitespace character."""
-    return ch in _JS_WS_SET
+    return ch in JS_WS_SET
 
 
 def has_js_ws(s: str) -> bool:

@@ -10,7 +10,7 @@ optional compiled build can compile it (a compiled public function would raise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from richout.models import (
@@ -28,7 +28,7 @@ from richout.models.attachments import Attachment, describe
 from richout.models.canvas import block_record, block_wire
 from richout.models.diagnostics import Diagnostics, edits_of, has_findings, spans_of, stage_findings
 from richout.models.lossless import edit_records
-from richout.text.patch import Edit, compose, end_in_input, offset_mapper
+from richout.text.patch import Edit, OffsetMap, compose, end_in_input, offset_mapper
 
 __all__ = ["render_explanation", "render_outputs"]
 
@@ -58,7 +58,7 @@ def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
 def _union(
     text: str,
     first: list[Diagnostic],
-    *later: tuple[MediaSplit | Directives, Sequence[Edit], Callable[[int], int]],
+    *later: tuple[MediaSplit | Directives, Sequence[Edit], OffsetMap],
 ) -> list[Diagnostic]:
     """The steps' diagnostics over the input, sorted and de-duplicated.
 

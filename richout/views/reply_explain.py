@@ -6,7 +6,7 @@ outputs never depend on anything here (README decision: outputs first, explanati
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from richout.embed.parse import embeds_for_delivery_diagnostics
 from richout.models import (
@@ -21,7 +21,7 @@ from richout.models import (
 from richout.models.diagnostics import Diagnostics, Finding, edits_of, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
-from richout.text.patch import Edit, Patch, compose, end_in_input, offset_mapper
+from richout.text.patch import Edit, OffsetMap, Patch, compose, end_in_input, offset_mapper
 from richout.text.quote import show
 from richout.views.delivery_strip import Removed
 from richout.views.reply_stages import Stages
@@ -45,7 +45,7 @@ def _as_patch(records: Iterable[EditRecord]) -> Patch:
     return [Edit(e.start, e.end, e.removed, e.inserted) for e in records]
 
 
-def _map_span(to_input: Callable[[int], int], start: int, end: int) -> tuple[int, int]:
+def _map_span(to_input: OffsetMap, start: int, end: int) -> tuple[int, int]:
     """Input range of ``[start, end)``; the end maps through the last character it covers."""
     return to_input(start), end_in_input(to_input, start, end)
 
@@ -63,7 +63,7 @@ def _explain_strip(
     spans: list[Span],
     text: str,
     removed: Sequence[Removed],
-    to_input: Callable[[int], int],
+    to_input: OffsetMap,
 ) -> None:
     """Diagnostics and spans for what the delivery strip removed (in input offsets)."""
     for r in removed:
@@ -95,9 +95,7 @@ def _explain_strip(
         spans.append(span_record(kind, a, b, None))
 
 
-def _stripped_prefix_starts(
-    removed: Sequence[Removed], to_input: Callable[[int], int]
-) -> frozenset[int]:
+def _stripped_prefix_starts(removed: Sequence[Removed], to_input: OffsetMap) -> frozenset[int]:
     """Input offsets of the ``[[`` of every malformed prefix the strip removed."""
     return frozenset(to_input(r.tag.start) for r in removed if not r.tag.complete)
 
@@ -105,7 +103,7 @@ def _stripped_prefix_starts(
 def _without_malformed_at(
     found: list[Finding],
     starts: frozenset[int],
-    to_input: Callable[[int], int] | None = None,
+    to_input: OffsetMap | None = None,
 ) -> list[Finding]:
     """``found`` minus the ``tag.malformed`` findings of constructs starting at ``starts``."""
     if not starts:
@@ -124,7 +122,7 @@ def _add_stage(
     diags: Diagnostics,
     result: MediaSplit | Directives,
     starts: frozenset[int],
-    to_input: Callable[[int], int] | None = None,
+    to_input: OffsetMap | None = None,
     drop: frozenset[str] = frozenset(),
 ) -> None:
     """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``."""
