@@ -32,6 +32,7 @@ from richout.models import (
     text_segment,
 )
 from richout.models.diagnostics import (
+    PER_CONSTRUCT,
     Diagnostics,
     Finding,
     deferred,
@@ -49,7 +50,9 @@ from richout.text.patch import Edit, Patch, compose, end_in_input, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "strips_no_audio_tag"]
 
-_TAG_CODES_KEPT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
+#: The tag pass's findings a split keeps: those about a construct in the text itself (a tag
+#: in code, a malformed or unknown tag), the same codes a view reports once per construct.
+_TAG_CODES_KEPT = PER_CONSTRUCT
 
 
 def has_media_token(raw: str) -> bool:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
+from richout.text.chars import JS_WS_CLASS
+
 __all__ = [
     "Edit",
     "OffsetMap",
@@ -333,10 +335,8 @@ def aligned_pieces(
     return [(s, e, "".join(r)) for s, e, r in pieces]
 
 
-#: A run of characters JavaScript's ``trim`` keeps (:data:`richout.text.chars.JS_WS_CLASS`).
-_INK = re.compile(
-    "[^\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+"
-)
+#: A run of characters JavaScript's ``trim`` keeps.
+_INK = re.compile(f"[^{JS_WS_CLASS}]+")
 
 
 def spacing_patch(
