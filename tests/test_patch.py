@@ -8,11 +8,12 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from richout.text.chars import collapse_blank_runs
 from richout.text.patch import (
     Edit,
     Patch,
-    aligned_pieces,
     apply,
+    cleaned_pieces,
     compose,
     end_in_input,
     identity,
@@ -116,47 +117,79 @@ def test_a_range_maps_inside_its_input_without_the_gap_after_it(tp: tuple[str, P
 
 
 @st.composite
-def line_and_cleaned(draw: st.DrawFn) -> tuple[str, str]:
-    """A line and what a rewrite could make of it: parts dropped, blank runs collapsed, or
-    (sometimes) any text at all."""
+def cleaned_line(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]], str]:
+    """A line, the ranges of it a cleaned line is made from (as the walk keeps a payload's
+    leftover words, the text before ``MEDIA:``, or a line without its lifted images), and
+    the separator that joins them."""
     words = draw(
-        st.lists(st.sampled_from(["ab", "[[x]]", "a", " ", "  ", "\t", "b c"]), max_size=12)
+        st.lists(
+            st.sampled_from(["ab", "[[x]]", "a", " ", "  ", "\t", "b c", "\u00a0", "\n"]),
+            max_size=12,
+        )
     )
     line = "".join(words)
-    if draw(st.booleans()):
-        return line, draw(st.text(alphabet="ab[]x \t", max_size=12))
-    kept = [w for w in words if draw(st.booleans())]
-    return line, re.sub(r"[ \t]{2,}", " ", "".join(kept))
+    kept: list[tuple[int, int]] = []
+    at = 0
+    for w in words:
+        if draw(st.booleans()):
+            if kept and kept[-1][1] == at:
+                kept[-1] = (kept[-1][0], at + len(w))  # touching ranges are one range
+            else:
+                kept.append((at, at + len(w)))
+        at += len(w)
+    return line, kept, draw(st.sampled_from(["", " "]))
 
 
-@settings(max_examples=1500, deadline=None)
-@given(line_and_cleaned(), st.integers(0, 3), st.integers(1, 6))
-def test_aligned_pieces_rebuild_the_new_line_and_keep_what_they_skip(
-    pair: tuple[str, str], pad: int, limit: int
+@settings(max_examples=2000, deadline=None)
+@given(cleaned_line(), st.integers(0, 3), st.integers(0, 5), st.integers(1, 6))
+def test_cleaned_pieces_rebuild_the_cleaned_line_from_its_own_characters(
+    case: tuple[str, list[tuple[int, int]], str], pad: int, base: int, limit: int
 ) -> None:
-    line, new = pair
+    line, kept, sep = case
     src = "<" * pad + line + ">"
     start, end = pad, pad + len(line)
-    pieces = aligned_pieces(src, start, end, new, limit)
+    shifted = [(a + pad - base, b + pad - base) for a, b in kept]
+    pieces = cleaned_pieces(src, start, end, shifted, base=base, sep=sep, limit=limit)
+    new = collapse_blank_runs(sep.join(src[a + pad : b + pad] for a, b in kept))
     if pieces is None:
         return  # the caller then keeps one edit
     assert len(pieces) <= limit
     assert all(start <= a <= b <= end for a, b, _ in pieces)
     assert all(p[1] < q[0] for p, q in itertools.pairwise(pieces))  # sorted, apart
     patch = [Edit(a, b, src[a:b], r) for a, b, r in pieces]
+    assert all(e.removed != e.inserted for e in patch)  # no edit changes nothing
     rebuilt = apply(src, patch)
     assert rebuilt == src[:start] + new + src[end:]
-    # What no piece inserted is the source's own character, in place.
+    # What no piece inserted is the source's own character, in place; only a space (a
+    # separator, a collapsed run) is inserted or taken from outside the kept ranges.
     to_input, inserted = offset_mapper(patch), _inserted(rebuilt, patch)
-    assert all(src[to_input(i)] == ch for i, ch in enumerate(rebuilt) if not inserted[i])
+    for i, ch in enumerate(rebuilt[start : start + len(new)], start):
+        if inserted[i]:
+            assert ch == " "
+        else:
+            p = to_input(i)
+            assert src[p] == ch
+            assert ch == " " or any(a + pad <= p < b + pad for a, b in kept)
 
 
-def test_aligned_pieces_keep_a_tag_after_a_dropped_image_in_place() -> None:
-    """One character alone would match the image's "[" and move the tag's start onto it."""
-    line = "![x](https://e.example/a.png) [[audio_as_voice]]"
-    assert aligned_pieces(line, 0, len(line), "[[audio_as_voice]]", 16) == [
-        (0, line.index("[[audio"), "")
+def test_cleaned_pieces_keep_a_tag_after_a_dropped_reference_in_place() -> None:
+    """The review's case: the kept tag also occurs inside the dropped part of the line, where
+    a search for it found the first one."""
+    line = "MEDIA:https://e.example/a.png[[reply_to:1]] [[reply_to:1]]  x"
+    second = line.index("[[reply_to:1]] ") + len("[[reply_to:1]] ")
+    kept = [(second - 6, second + 14 - 6), (line.rindex("x") - 6, len(line) - 6)]
+    assert cleaned_pieces(line, 0, len(line), kept, base=6, sep=" ", limit=16) == [
+        (0, second, ""),
+        (second + 15, second + 16, ""),
     ]
+
+
+def test_cleaned_pieces_give_up_past_the_limit() -> None:
+    line = "a  " * 20 + "b"  # 20 collapsed runs: 20 edits
+    whole = [(0, len(line))]
+    assert cleaned_pieces(line, 0, len(line), whole, base=0, sep="", limit=19) is None
+    pieces = cleaned_pieces(line, 0, len(line), whole, base=0, sep="", limit=20)
+    assert pieces == [(3 * i + 2, 3 * i + 3, "") for i in range(20)]
 
 
 @st.composite

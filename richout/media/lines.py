@@ -88,6 +88,12 @@ class LineChange:
     #: the line's new text; None removes it
     replacement: str | None
     segments: list[SegmentItem]
+    #: the ranges of the raw text a replacement was cleaned from, offsets from ``base``,
+    #: joined by ``sep`` (``collapse_blank_runs(sep.join(...))``): what lets the explanation
+    #: keep each of their characters in place (:func:`~richout.text.patch.cleaned_pieces`)
+    kept: list[tuple[int, int]] = field(default_factory=list)
+    base: int = 0
+    sep: str = ""
 
 
 @dataclass

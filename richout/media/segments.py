@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from richout.media.lines import LineChange
 from richout.models import Segment, media_segment, text_segment
 from richout.text.chars import JS_WS, JS_WS_NO_BREAK, JS_WS_SET, BlankLineRun, LineBreaks, js_trim
-from richout.text.patch import Patch, aligned_pieces, apply, common_prefix, patch_from_pieces
+from richout.text.patch import Patch, apply, cleaned_pieces, common_prefix, patch_from_pieces
 
 __all__ = ["BLANK_LINES_LF", "build_segments", "drop_ws_only_lines", "walked_text"]
 
@@ -60,7 +60,7 @@ def walked_text(
     elif changes:
         out: list[str] = []
         cursor = 0
-        for start, end, repl in _walk_pieces(lines, changes):
+        for start, end, repl, _ in _walk_pieces(lines, changes):
             out.append(raw[cursor:start])
             out.append(repl)
             cursor = end
@@ -78,7 +78,9 @@ def leading_blank_lines(joined: str, cr: bool) -> int:
     return (_LEADING_BLANKS_CR if cr else _LEADING_BLANKS_LF).end(joined)
 
 
-def _walk_pieces(lines: LineBreaks, changes: list[LineChange]) -> list[tuple[int, int, str]]:
+def _walk_pieces(
+    lines: LineBreaks, changes: list[LineChange]
+) -> list[tuple[int, int, str, LineChange | None]]:
     """Replacements over the text: changed lines, and removed lines with one break each.
 
     Kept lines are joined by the break that followed each of them in the input, so a
@@ -98,15 +100,15 @@ def _walk_pieces(lines: LineBreaks, changes: list[LineChange]) -> list[tuple[int
             break
         tail -= 1
         reach = ch.start
-    pieces: list[tuple[int, int, str]] = []
+    pieces: list[tuple[int, int, str, LineChange | None]] = []
     for ch in changes[:tail]:
         if ch.replacement is not None:
-            pieces.append((ch.start, ch.end, ch.replacement))
+            pieces.append((ch.start, ch.end, ch.replacement, ch))
         else:
-            pieces.append((ch.start, ch.end + lines.break_after(ch.end), ""))
+            pieces.append((ch.start, ch.end + lines.break_after(ch.end), "", None))
     if tail < k:
         start = reach - lines.break_before(reach)
-        pieces.append((start, n, ""))
+        pieces.append((start, n, "", None))
     return pieces
 
 
@@ -118,7 +120,7 @@ def _narrow_edit(raw: str, start: int, end: int, repl: str) -> tuple[int, int, s
     return start + p, end - q, repl[p : len(repl) - q]
 
 
-def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str | None]]) -> Patch:
+def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str, LineChange | None]]) -> Patch:
     """``patch_from_pieces`` with touching pieces joined here first.
 
     Thousands of consecutive removed lines touch each other; joining them pairwise would
@@ -127,18 +129,16 @@ def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str | None]]) ->
     merged: list[tuple[int, int, str | None]] = []
     run_start = run_end = -1
     inserted: list[str] = []
-    for piece in pieces:
-        start, end, repl = piece
-        if repl is None:
-            continue
+    for start, end, repl, change in pieces:
         parts: Sequence[tuple[int, int, str]] = ((start, end, repl),)
-        if repl:
+        if change is not None:
             # Keep the edits minimal: what a cleaned line kept of the raw line stays outside
             # them, so later stages' offsets map back to the exact input characters (a tag
             # after a refused reference). A line rewritten in many places (a hostile payload
             # of 500k parts) keeps one edit between its unchanged head and tail.
-            narrowed = _narrow_edit(raw, start, end, repl)
-            parts = aligned_pieces(raw, *narrowed, _LINE_EDITS) or (narrowed,)
+            parts = cleaned_pieces(
+                raw, start, end, change.kept, base=change.base, sep=change.sep, limit=_LINE_EDITS
+            ) or (_narrow_edit(raw, start, end, repl),)
         for start, end, repl in parts:
             if start == end and not repl:
                 continue

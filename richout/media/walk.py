@@ -256,11 +256,18 @@ class Walker:
             segs.append(("text", trailing))
         cleaned = collapse_blank_runs("".join(vis_pieces))
         walk.consumed = True
+        kept: list[tuple[int, int]] = []
+        cursor = ls
         for im, url in lifted:
             walk.media.append(url)
             if self.explain:
                 walk.spans.append(Span.trusted(kind="image", start=im.start, end=im.end, value=url))
-        walk.changes.append(LineChange(ls, le, cleaned or None, segs))
+            if cursor < im.start:
+                kept.append((cursor, im.start))
+            cursor = im.end
+        if cursor < le:
+            kept.append((cursor, le))
+        walk.changes.append(LineChange(ls, le, cleaned or None, segs, kept))
 
     # ------------------------------------------------------------------ directives
 
@@ -386,6 +393,7 @@ class Walker:
                         span = line_spans[item.value] = span_record("media", ms, le, item.value)
                     walk.spans.append(span)
                 segs.append(("media", item.value))
+            kept, base, sep = res.leftovers, ps, " "
             cleaned = (
                 collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
                 if res.leftovers
@@ -395,12 +403,14 @@ class Walker:
             outcome = "removed"
             walk.consumed = True
             cleaned = collapse_blank_runs(before)
+            kept, base, sep = [(ls, ms)], 0, ""
         else:
             outcome = "kept"
             cleaned = collapse_blank_runs(raw[ls:le])
+            kept, base, sep = [(ls, le)], 0, ""
         if cleaned:
             segs.append(("text", cleaned))
-        walk.changes.append(LineChange(ls, le, cleaned or None, segs))
+        walk.changes.append(LineChange(ls, le, cleaned or None, segs, kept, base, sep))
         if self.explain:
             # Only the explanation reads the directive records (media/explain*.py).
             walk.directives.append(

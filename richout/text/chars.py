@@ -11,6 +11,7 @@ import bisect
 import re
 
 __all__ = [
+    "BLANK_RUN",
     "JS_WS",
     "JS_WS_CLASS",
     "JS_WS_NO_BREAK",
@@ -45,7 +46,8 @@ JS_WS_NO_BREAK = JS_WS.replace("\n", "").replace("\r", "")
 #: :data:`JS_WS` as a set: a one-character string is looked up in it without a scan.
 JS_WS_SET = frozenset(JS_WS)
 _HAS_WS = re.compile(f"[{JS_WS_CLASS}]")
-_BLANK_RUN = re.compile(r"[ \t]{2,}")
+#: A run of two or more spaces and tabs: what :func:`collapse_blank_runs` makes one space.
+BLANK_RUN = re.compile(r"[ \t]{2,}")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -120,7 +122,7 @@ def has_double_bracket(text: str) -> bool:
 
 def collapse_blank_runs(s: str) -> str:
     """Collapse runs of 2+ spaces/tabs to one space, then JS-trim (the reference's line clean)."""
-    return js_trim(_BLANK_RUN.sub(" ", s))
+    return js_trim(BLANK_RUN.sub(" ", s))
 
 
 def utf16_len(s: str) -> int:

@@ -12,14 +12,15 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import NamedTuple
 
-from richout.text.chars import JS_WS_CLASS
+from richout.text.chars import BLANK_RUN as _BLANK_RUN
+from richout.text.chars import JS_WS, JS_WS_CLASS
 
 __all__ = [
     "Edit",
     "OffsetMap",
     "Patch",
-    "aligned_pieces",
     "apply",
+    "cleaned_pieces",
     "common_prefix",
     "compose",
     "diff_patch",
@@ -264,75 +265,114 @@ def end_in_input(to_input: OffsetMap, start: int, end: int) -> int:
     return to_input(end - 1) + 1 if end > start else to_input(start)
 
 
-def aligned_pieces(
-    src: str, start: int, end: int, new: str, limit: int
-) -> list[tuple[int, int, str]] | None:
-    """Replacements over ``src[start:end]`` that turn it into ``new``, keeping the characters
-    the two share in order; None when more than ``limit`` replacements, or more than a few
-    passes over the range, would be needed.
+#: Past this many kept ranges a line keeps one edit (a hostile payload of 500k words).
+_MAX_KEPT_RANGES = 4096
 
-    For a line the split rewrote by dropping parts of it and collapsing blank runs: one
-    edit per dropped or collapsed stretch, not one over the whole line, so an offset in the
-    kept text maps back to its own character (a tag after a refused reference). Read left
-    to right: equal characters are kept; a space in ``new`` facing a space or tab takes the
-    whole blank run; otherwise ``src`` is skipped up to the next occurrence of the word of
-    ``new`` that starts there (up to its next blank, at most 16 characters: one character
-    alone would often be found inside the dropped part), or ``new``'s character is inserted
-    when the word does not follow. The result always rebuilds ``new``.
+
+def cleaned_pieces(
+    src: str,
+    start: int,
+    end: int,
+    kept: Sequence[tuple[int, int]],
+    *,
+    base: int,
+    sep: str,
+    limit: int,
+) -> list[tuple[int, int, str]] | None:
+    """Replacements over ``src[start:end]`` that turn it into the line the walk cleaned
+    from it: ``collapse_blank_runs(sep.join(src[base + a : base + b] for a, b in kept))``,
+    where ``kept`` are the ranges the cleaned line was made from (offsets from ``base``;
+    sorted, apart, inside the line).
+
+    Every character of the cleaned line that comes from a kept range stays outside the
+    replacements, so an offset in it maps back to its own character (a tag after a refused
+    reference); a collapsed run of blanks keeps its first space from ``src``, if it has one,
+    and a separator keeps the space the dropped stretch it stands for opens or ends with.
+    None when that takes more than ``limit`` replacements (each collapsed run is one), or
+    the line has more than 4096 kept ranges: the caller then keeps one edit.
     """
-    # [start, end, inserted pieces]: joined once at the end (a run of inserted characters
-    # grows one piece at a time)
-    pieces: list[tuple[int, int, list[str]]] = []
-    i, j = start, 0
-    m = len(new)
-    find = src.find
-    budget = 4 * (end - start) + 64  # characters the searches may pass over
-    while j < m:
-        ch = new[j]
-        if i < end and src[i] == ch:
-            # Equal stretches compared a block at a time, then character by character.
-            while i + 64 <= end and src[i : i + 64] == new[j : j + 64]:
-                i += 64
-                j += 64
-            if j < m and i < end and src[i] == new[j]:
-                i += 1
-                j += 1
+    if len(kept) > _MAX_KEPT_RANGES:
+        return None
+    joined = sep.join([src[base + a : base + b] for a, b in kept])
+    lo = len(joined) - len(joined.lstrip(JS_WS))
+    hi = len(joined.rstrip(JS_WS))
+    # Where each kept range starts in ``joined``; separators lie between them.
+    offsets: list[int] = []
+    at = 0
+    for a, b in kept:
+        offsets.append(at)
+        at += b - a + len(sep)
+    # The cleaned line, in order: (a, b) copies src[a:b]; a string is inserted.
+    out: list[tuple[int, int] | str] = []
+    k = 0  # the kept range holding (or followed by the separator holding) the next offset
+
+    def copy(x: int, y: int) -> None:
+        """Append joined[x:y] (x only grows from call to call) as source stretches."""
+        nonlocal k
+        while x < y:
+            while k + 1 < len(kept) and offsets[k + 1] <= x:
+                k += 1
+            a, b = kept[k]
+            part_end = offsets[k] + b - a
+            if x < part_end:
+                z = min(y, part_end)
+                shift = base + a - offsets[k]
+                out.append((x + shift, z + shift))
+            else:  # in the separator after range k
+                z = min(y, offsets[k + 1])
+                out.append(sep[x - part_end : z - part_end])
+            x = z
+
+    cur = lo
+    for runs, m in enumerate(_BLANK_RUN.finditer(joined, lo, hi)):
+        if runs >= 2 * limit:
+            return None  # each run removes a character, so most are edits of their own
+        s, e = m.span()
+        copy(cur, s)
+        mark = len(out)
+        copy(s, e)
+        space: tuple[int, int] | str = " "
+        for item in out[mark:]:
+            if not isinstance(item, str):
+                p = src.find(" ", item[0], item[1])
+                if p >= 0:
+                    space = (p, p + 1)
+                    break
+        del out[mark:]
+        out.append(space)
+        cur = e
+    copy(cur, hi)
+    return _stretch_edits(src, start, end, out, limit)
+
+
+def _stretch_edits(
+    src: str, start: int, end: int, out: list[tuple[int, int] | str], limit: int
+) -> list[tuple[int, int, str]] | None:
+    """The replacements over ``src[start:end]`` that leave the line ``out`` spells (source
+    stretches ``(a, b)``, in order, and inserted strings); None past ``limit``."""
+    pieces: list[tuple[int, int, str]] = []
+    pos = start  # the source offset after the last copied stretch
+    inserted: list[str] = []
+    for item in [*out, (end, end)]:
+        if isinstance(item, str):
+            inserted.append(item)
             continue
-        i0, j0 = i, j
-        if i >= end:
-            j = m  # src is used up: the rest of new is inserted
-        elif ch == " " and src[i] in " \t":
-            while i < end and src[i] in " \t":
-                i += 1
-            j += 1
-        else:
-            stop = j + 1
-            while stop < m and stop - j < 16 and new[stop] not in " \t":
-                stop += 1
-            k = find(new[j:stop], i, end)
-            budget -= (end if k < 0 else k) - i
-            if budget < 0:
-                return None
-            if k < 0:
-                j += 1  # inserted: the word does not follow in src
-            else:
-                i = k
-        if pieces and pieces[-1][1] == i0:
-            s, _, r = pieces[-1]
-            r.append(new[j0:j])
-            pieces[-1] = (s, i, r)
-        else:
+        a, b = item
+        text = "".join(inserted)
+        gap = src[pos:a]
+        if gap != text:
             if len(pieces) == limit:
                 return None
-            pieces.append((i0, i, [new[j0:j]]))
-    if i < end:
-        if pieces and pieces[-1][1] == i:
-            pieces[-1] = (pieces[-1][0], end, pieces[-1][2])
-        elif len(pieces) == limit:
-            return None
-        else:
-            pieces.append((i, end, []))
-    return [(s, e, "".join(r)) for s, e, r in pieces]
+            # A separator standing where the dropped stretch has the same space keeps it.
+            if text and gap.startswith(text):
+                pieces.append((pos + len(text), a, ""))
+            elif text and gap.endswith(text):
+                pieces.append((pos, a - len(text), ""))
+            else:
+                pieces.append((pos, a, text))
+        inserted = []
+        pos = b
+    return pieces
 
 
 #: A run of characters JavaScript's ``trim`` keeps.
