@@ -72,6 +72,21 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "merged_word_tokens": lambda n: "MEDIA:/a" + " b" * n,
     "alternating_root_tokens": lambda n: "MEDIA:" + " / ~" * n,
     "two_path_lines": lambda n: "\n".join(f"MEDIA: /a{i} /b" for i in range(n)),
+    # 2026-12-03: a megabyte of directive lines of each shape that misses the walk's plain-line
+    # shortcuts, so every line takes the general payload steps (and, explained, §17's checks)
+    "refused_reference_lines": lambda n: "\n".join(f"MEDIA:http://x/a{i}.png" for i in range(n)),
+    "traversal_lines": lambda n: "\n".join(f"MEDIA:../a{i}.png" for i in range(n)),
+    "reference_and_word_lines": lambda n: "\n".join(
+        f"MEDIA:https://e.example/a{i}.png word" for i in range(n)
+    ),
+    "refused_reference_and_word_lines": lambda n: "\n".join(
+        f"MEDIA:http://x/a{i}.png  word" for i in range(n)
+    ),
+    "path_and_word_lines": lambda n: "\n".join(f"MEDIA:/tmp/a{i}.png word" for i in range(n)),
+    "spaced_path_lines": lambda n: "\n".join(f"MEDIA:/tmp/my file{i}.png" for i in range(n)),
+    "quoted_path_lines": lambda n: "\n".join(f'MEDIA:"/tmp/a {i}.png"' for i in range(n)),
+    "backticked_path_lines": lambda n: "\n".join(f"MEDIA:`/tmp/a{i}.png`" for i in range(n)),
+    "prose_payload_lines": lambda n: "\n".join(f"MEDIA: see the chart {i}" for i in range(n)),
 }
 
 

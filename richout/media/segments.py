@@ -132,13 +132,16 @@ def _coalesced_patch(raw: str, pieces: Sequence[tuple[int, int, str, LineChange 
     for start, end, repl, change in pieces:
         parts: Sequence[tuple[int, int, str]] = ((start, end, repl),)
         if change is not None:
+            if len(repl) == end - start and raw.startswith(repl, start):
+                continue  # a directive line kept as it was written
             # Keep the edits minimal: what a cleaned line kept of the raw line stays outside
             # them, so later stages' offsets map back to the exact input characters (a tag
             # after a refused reference). A line rewritten in many places (a hostile payload
             # of 500k parts) keeps one edit between its unchanged head and tail.
-            parts = cleaned_pieces(
+            exact = cleaned_pieces(
                 raw, start, end, change.kept, base=change.base, sep=change.sep, limit=_LINE_EDITS
-            ) or (_narrow_edit(raw, start, end, repl),)
+            )
+            parts = (_narrow_edit(raw, start, end, repl),) if exact is None else exact
         for start, end, repl in parts:
             if start == end and not repl:
                 continue
