@@ -660,15 +660,17 @@ def test_the_plain_paths_shortcut_is_taken_on_lines_of_paths() -> None:
 @pytest.mark.pure_python(why="counts calls of Walker methods, a compiled class's")
 def test_an_explained_split_takes_the_line_shortcuts_only_where_nothing_is_to_be_said() -> None:
     """Not vacuous, explaining: the shortcuts take a line only when §17.2-§17.3 would say
-    nothing about it (a bare token, no sentence punctuation at a token's end, no second
-    ``MEDIA:``); the others get their diagnostics from the general path."""
+    nothing about it (a quiet token, maybe between backticks, no sentence punctuation at a
+    token's end, no second ``MEDIA:``); the others get their diagnostics from the general
+    path."""
     taken, got = _split_recording(
         "_plain_accepted",
         "Here:\nMEDIA:/tmp/a.png\nMEDIA:`/tmp/b.png`\nMEDIA:/tmp/c.png.\n"
         "MEDIA:https://example.com/d.png\nMEDIA:/e/MEDIA:/f\nMEDIA:/g.png`",
         explain=True,
     )
-    assert taken == [True, False, False, True, False, False]
+    # Backticks around a quiet token are skipped and cleaned away: nothing to say either.
+    assert taken == [True, True, False, True, False, True]
     assert [s.value for s in got.spans][:2] == ["/tmp/a.png", "/tmp/b.png"]
     codes = {d.code for d in got.diagnostics}
     assert {"media.trailing_punctuation", "media.multiple_on_line"} <= codes, codes

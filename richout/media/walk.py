@@ -291,9 +291,10 @@ class Walker:
         if not judge.ok(token) or not judge.narrowed(token).ok:
             return False
         if self.explain:
-            # The explanation is quiet only for a bare token that says nothing on its own
-            # and holds no second directive (a ":" is the only way one could).
-            if backtick or m.end(2) < le or not says_nothing(token):
+            # The explanation is quiet only for a token that says nothing on its own and
+            # holds no second directive (a ":" is the only way one could); backticks around
+            # it are skipped and cleaned away, so they say nothing either.
+            if not says_nothing(token):
                 return False
             ps = m.start(2)
             if ":" in token and next_directive_token(self.raw, ps, le) >= 0:
