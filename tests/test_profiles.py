@@ -15,6 +15,7 @@ from richout.faces.jsonl import handle_request
 from richout.models.lossless import rebuild
 from richout.policy import is_valid_reference
 from richout.profiles import DEFAULT_PROFILE, PROFILES, Profile, resolve_profile
+from richout.text.patch import Edit, apply
 
 NAMES = sorted(PROFILES)
 
@@ -250,3 +251,52 @@ def test_hidden_references_are_exactly_the_counted_ones(text: str) -> None:
         assert codes or any(d.code == "media.line_removed" for d in nxt.diagnostics)
     else:
         assert codes == []
+
+
+def _media_explanation(result: Any) -> tuple[list[Any], list[Any]]:
+    """The media spans and ``media.*`` findings of an explained result."""
+    spans = [
+        (s.kind, s.start, s.end, s.value) for s in result.spans if s.kind in ("media", "image")
+    ]
+    found = [(d.code, d.start, d.end) for d in result.diagnostics if d.code.startswith("media.")]
+    return spans, found
+
+
+@settings(max_examples=300)
+@given(replies(), st.sampled_from(NAMES))
+def test_the_delivery_view_explains_media_as_the_profiles_split_does(text: str, name: str) -> None:
+    """parse_reply's media spans and findings are its own split's, in every profile, and its
+    edits turn the input into its text. Under the release it was explained by next's reading,
+    media included: a rejected reference the release keeps visible was said to be removed."""
+    reply = richout.parse_reply(text, profile=name, explain=True)
+    split = richout.split_media(text, profile=name, explain=True)
+    assert _media_explanation(reply) == _media_explanation(split)
+    patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in reply.edits]
+    assert apply(text, patch) == reply.text
+    assert rebuild(reply) == text
+
+
+def test_a_release_reply_keeps_a_rejected_line_and_says_so() -> None:
+    text = "MEDIA:http://x/a.png\nhi [[reply_to:1]]"
+    reply = richout.parse_reply(text, profile="release-2026.9.6", explain=True)
+    assert reply.text == "MEDIA:http://x/a.png\nhi" and reply.reply_to_id == "1"
+    assert [d.code for d in reply.diagnostics] == ["media.remote.not_https"]
+    assert [(s.kind, s.start, s.end) for s in reply.spans] == [("reply_tag", 24, 38)]
+
+
+@pytest.mark.pure_python(why="replaces a function the release view calls by module attribute")
+def test_a_release_reply_whose_layers_disagree_is_explained_by_one_rebuilding_edit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should next's delivery strip ever leave another text than the release's (no input is
+    known to), the explanation falls back to next's reading and one edit that rebuilds."""
+    import richout.views.release as release_view
+    from richout.views.delivery_strip import Strip
+
+    monkeypatch.setattr(release_view, "strip_for_delivery", lambda text: Strip(text + "!", [], ()))
+    text = "hi [[reply_to:1]]\nMEDIA:https://example.com/a.png"
+    reply = richout.parse_reply(text, profile="release-2026.9.6", explain=True)
+    assert reply.text == "hi" and reply.media_urls == ["https://example.com/a.png"]
+    assert len(reply.edits) == 1 and rebuild(reply) == text
+    nxt = richout.parse_reply(text, explain=True)
+    assert reply.diagnostics == nxt.diagnostics and reply.spans == nxt.spans

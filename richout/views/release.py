@@ -1,22 +1,35 @@
 """Profile ``release-2026.9.6``: ``parse_reply`` results from the release's reply code.
 
-The release's media split, then its reply step (:mod:`richout.tags.release`), explained as
-:mod:`richout.tags.release_result` explains its tag results.
+The release's media split, then its reply step (:mod:`richout.tags.release`). Explained as
+the delivery view explains ``next`` (:func:`~richout.views.reply_explain.explain_reply`),
+over the release's own layers: its explained media split, its tag step on the split's text
+(explained as :mod:`richout.tags.release_result` explains tag results), the delivery strip
+and the silent rule. Where ``next``'s strip would leave another text than the release's, or
+``preserve_trailing_whitespace`` is on, the explanation is ``next``'s reading of the input
+and one edit that rebuilds it, as for ``parse_directives``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from functools import partial
 from typing import Any
 
 from richout.media.split import split_media
-from richout.models import Reply, rerun
+from richout.models import Directives, MediaSplit, Reply, rerun
 from richout.policy import Policy
 from richout.policy.fileurl import file_url_to_path
 from richout.profiles import NEXT, Profile
 from richout.tags import release as _release_tags
+from richout.tags.parse import parse_directives
+from richout.tags.release import ReleaseReply
 from richout.tags.release_result import finish
+from richout.tags.silent import silent_rule
+from richout.text.chars import has_double_bracket
+from richout.views.delivery_strip import Strip, strip_for_delivery
+from richout.views.reply_explain import explain_reply
+from richout.views.reply_stages import Stages
 
 __all__ = ["release_reply"]
 
@@ -36,6 +49,8 @@ def release_reply(
 ) -> Reply:
     """``parse_reply`` (passed as ``pipeline``) under the release profile: its media split,
     then its reply step."""
+    # Explaining, the split is explained once and serves the outputs as well.
+    layered = explain and not preserve_trailing_whitespace
     split = split_media(
         text,
         extract_markdown_images=extract_markdown_images,
@@ -43,6 +58,7 @@ def release_reply(
         preserve_trailing_whitespace=preserve_trailing_whitespace,
         profile=profile,
         policy=policy,
+        explain=layered,
     )
     after = _release_tags.reply_text(
         split.text,
@@ -59,6 +75,18 @@ def release_reply(
         "reply_to_tag": after.reply_to_tag,
         "is_silent": after.is_silent,
     }
+    if layered:
+        result = _layered(
+            text,
+            split,
+            after,
+            outputs,
+            current_message_id=current_message_id,
+            silent_token=silent_token,
+            profile=profile,
+        )
+        if result is not None:
+            return result
     options: dict[str, Any] = {
         "current_message_id": current_message_id,
         "silent_token": silent_token,
@@ -77,3 +105,43 @@ def release_reply(
     # next's reading of the input, without preserve_trailing_whitespace
     reference = partial(pipeline, text, profile=NEXT, explain=True, **options)
     return finish(Reply, outputs, text, explainer=explainer, explain=explain, reference=reference)
+
+
+def _layered(
+    text: str,
+    split: MediaSplit,
+    after: ReleaseReply,
+    outputs: dict[str, Any],
+    *,
+    current_message_id: str | None,
+    silent_token: str,
+    profile: Profile,
+) -> Reply | None:
+    """The explained result from the release's own layers (the module says how): the
+    explained ``split`` and the reply step's result ``after``; None when ``next``'s delivery
+    strip or silent rule would not give the release's text."""
+    directives: Directives | None = None
+    if after.tags is not None:
+        # The reply step's tag result, explained as parse_directives explains it.
+        options: dict[str, Any] = {
+            "current_message_id": current_message_id,
+            "strip_audio_tag": False,
+            "strip_reply_tags": True,
+        }
+        directives = finish(
+            Directives,
+            asdict(after.tags),
+            split.text,
+            explainer=rerun(parse_directives, split.text, profile=profile, explain=True, **options),
+            explain=True,
+            reference=partial(parse_directives, split.text, profile=NEXT, explain=True, **options),
+            removed_kinds=frozenset({"reply_tag"}),
+        )
+    t2 = directives.text if directives is not None and directives.has_reply_tag else split.text
+    strip = strip_for_delivery(t2) if has_double_bracket(t2) else Strip(t2, [], ())
+    rule = silent_rule(strip.text, silent_token)
+    if ("" if rule is not None else strip.text) != outputs["text"]:
+        return None
+    stages = Stages(split, directives, strip, rule, outputs["media_urls"])
+    diagnostics, spans, edits = explain_reply(text, stages, silent_token)
+    return Reply.explained(**outputs, diagnostics=diagnostics, spans=spans, edits=edits)
