@@ -15,6 +15,7 @@ from richout.faces.jsonl import handle_request
 from richout.models.lossless import rebuild
 from richout.policy import is_valid_reference
 from richout.profiles import DEFAULT_PROFILE, PROFILES, Profile, resolve_profile
+from richout.text.chars import js_trim
 from richout.text.patch import Edit, apply
 
 NAMES = sorted(PROFILES)
@@ -263,14 +264,19 @@ def _media_explanation(result: Any) -> tuple[list[Any], list[Any]]:
 
 
 @settings(max_examples=300)
-@given(replies(), st.sampled_from(NAMES))
-def test_the_delivery_view_explains_media_as_the_profiles_split_does(text: str, name: str) -> None:
+@given(replies(), st.sampled_from(NAMES), st.booleans())
+def test_the_delivery_view_explains_media_as_the_profiles_split_does(
+    text: str, name: str, preserve: bool
+) -> None:
     """parse_reply's media spans and findings are its own split's, in every profile, and its
     edits turn the input into its text. Under the release it was explained by next's reading,
     media included: a rejected reference the release keeps visible was said to be removed."""
-    reply = richout.parse_reply(text, profile=name, explain=True)
-    split = richout.split_media(text, profile=name, explain=True)
+    kw: dict[str, Any] = {"profile": name, "preserve_trailing_whitespace": preserve}
+    reply = richout.parse_reply(text, explain=True, **kw)
+    split = richout.split_media(text, explain=True, **kw)
     assert _media_explanation(reply) == _media_explanation(split)
+    assert reply.is_silent == any(d.code == "reply.silent" for d in reply.diagnostics)
+    assert richout.parse_reply(text, **kw).to_wire() == reply.to_wire()
     patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in reply.edits]
     assert apply(text, patch) == reply.text
     assert rebuild(reply) == text
@@ -284,19 +290,34 @@ def test_a_release_reply_keeps_a_rejected_line_and_says_so() -> None:
     assert [(s.kind, s.start, s.end) for s in reply.spans] == [("reply_tag", 24, 38)]
 
 
+def test_a_release_reply_that_keeps_trailing_whitespace_is_explained_by_its_own_layers() -> None:
+    """Under ``preserve_trailing_whitespace`` the release's strip keeps what next's trims; the
+    strip step is then the release's, and the media layer is still the release's split."""
+    text = "MEDIA:http://x/a.png\nhi [[reply_to:1]] \t"
+    kw: dict[str, Any] = {"profile": "release-2026.9.6", "preserve_trailing_whitespace": True}
+    reply = richout.parse_reply(text, explain=True, **kw)
+    split = richout.split_media(text, explain=True, **kw)
+    assert reply.text.startswith("MEDIA:http://x/a.png\nhi") and reply.text != js_trim(reply.text)
+    assert _media_explanation(reply) == _media_explanation(split)
+    patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in reply.edits]
+    assert apply(text, patch) == reply.text and rebuild(reply) == text
+    assert [(s.kind, s.start, s.end) for s in reply.spans] == [("reply_tag", 24, 38)]
+
+
 @pytest.mark.pure_python(why="replaces a function the release view calls by module attribute")
-def test_a_release_reply_whose_layers_disagree_is_explained_by_one_rebuilding_edit(
+def test_a_release_reply_whose_strip_differs_from_next_s_takes_the_release_s(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Should next's delivery strip ever leave another text than the release's (no input is
-    known to), the explanation falls back to next's reading and one edit that rebuilds."""
+    """Whatever next's delivery strip leaves, the explanation's strip step is the release's:
+    its edits still give the output, and the other layers keep their own findings."""
     import richout.views.release as release_view
     from richout.views.delivery_strip import Strip
 
     monkeypatch.setattr(release_view, "strip_for_delivery", lambda text: Strip(text + "!", [], ()))
-    text = "hi [[reply_to:1]]\nMEDIA:https://example.com/a.png"
+    text = "hi [[reply_to:1]]\nMEDIA:http://x/a.png"
     reply = richout.parse_reply(text, profile="release-2026.9.6", explain=True)
-    assert reply.text == "hi" and reply.media_urls == ["https://example.com/a.png"]
-    assert len(reply.edits) == 1 and rebuild(reply) == text
-    nxt = richout.parse_reply(text, explain=True)
-    assert reply.diagnostics == nxt.diagnostics and reply.spans == nxt.spans
+    assert reply.text == "hi\nMEDIA:http://x/a.png" and reply.reply_to_id == "1"
+    patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in reply.edits]
+    assert apply(text, patch) == reply.text and rebuild(reply) == text
+    assert [d.code for d in reply.diagnostics] == ["media.remote.not_https"]
+    assert [(s.kind, s.start, s.end) for s in reply.spans] == [("reply_tag", 3, 17)]

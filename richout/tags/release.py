@@ -62,6 +62,8 @@ class ReleaseReply:
     reply_to_current: bool
     reply_to_tag: bool
     is_silent: bool
+    #: the delivery strip's text, before the silent rule empties it
+    stripped: str
     #: the tag step's result on the split's text (None: the text holds no ``[[``), which an
     #: explained reply reuses
     tags: ReleaseDirectives | None = None
@@ -241,5 +243,6 @@ def reply_text(
         reply_to_current=parsed is not None and parsed.reply_to_current,
         reply_to_tag=parsed is not None and parsed.has_reply_tag,
         is_silent=silent,
+        stripped=text,
         tags=parsed,
     )

@@ -6,7 +6,8 @@ come from :mod:`richout.tags.release`. Explanations keep richout's promises in t
 too: diagnostics and spans are those of the same input read by profile ``next`` (the tags
 found are the same; UPSTREAM.md names where the wording can differ), and the edits are one
 coarse edit from the input to the release's text, which rebuilds the input exactly.
-:func:`finish` is shared with the release's ``parse_reply`` (:mod:`richout.views.release`).
+:func:`finish` also explains the reply step's tag result inside the release's ``parse_reply``
+(:mod:`richout.views.release`).
 """
 
 from __future__ import annotations

@@ -288,8 +288,10 @@ def cleaned_pieces(
     replacements, so an offset in it maps back to its own character (a tag after a refused
     reference); a collapsed run of blanks keeps its first space from ``src``, if it has one,
     and a separator keeps the space the dropped stretch it stands for opens or ends with.
-    None when that takes more than ``limit`` replacements (each collapsed run is one), or
-    the line has more than 4096 kept ranges: the caller then keeps one edit.
+    None when that takes more than ``limit`` replacements, or the line has more than 4096
+    kept ranges: the caller then keeps one edit. (Past ``2 * limit`` collapsed runs it
+    stops reading: each run is a replacement of its own, unless it holds only a
+    separator, which a run of blanks between two ranges can do once.)
     """
     if len(kept) > _MAX_KEPT_RANGES:
         return None

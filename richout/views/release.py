@@ -3,10 +3,10 @@
 The release's media split, then its reply step (:mod:`richout.tags.release`). Explained as
 the delivery view explains ``next`` (:func:`~richout.views.reply_explain.explain_reply`),
 over the release's own layers: its explained media split, its tag step on the split's text
-(explained as :mod:`richout.tags.release_result` explains tag results), the delivery strip
-and the silent rule. Where ``next``'s strip would leave another text than the release's, or
-``preserve_trailing_whitespace`` is on, the explanation is ``next``'s reading of the input
-and one edit that rebuilds it, as for ``parse_directives``.
+(explained as :mod:`richout.tags.release_result` explains tag results), ``next``'s delivery
+strip and the silent rule. Where ``next``'s strip leaves another text than the release's
+(the release keeps trailing whitespace under ``preserve_trailing_whitespace``), the strip
+step is the release's, explained by one edit.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from richout.tags.release import ReleaseReply
 from richout.tags.release_result import finish
 from richout.tags.silent import silent_rule
 from richout.text.chars import has_double_bracket
+from richout.text.patch import diff_patch
 from richout.views.delivery_strip import Strip, strip_for_delivery
 from richout.views.reply_explain import explain_reply
 from richout.views.reply_stages import Stages
@@ -50,7 +51,6 @@ def release_reply(
     """``parse_reply`` (passed as ``pipeline``) under the release profile: its media split,
     then its reply step."""
     # Explaining, the split is explained once and serves the outputs as well.
-    layered = explain and not preserve_trailing_whitespace
     split = split_media(
         text,
         extract_markdown_images=extract_markdown_images,
@@ -58,7 +58,7 @@ def release_reply(
         preserve_trailing_whitespace=preserve_trailing_whitespace,
         profile=profile,
         policy=policy,
-        explain=layered,
+        explain=explain,
     )
     after = _release_tags.reply_text(
         split.text,
@@ -75,8 +75,8 @@ def release_reply(
         "reply_to_tag": after.reply_to_tag,
         "is_silent": after.is_silent,
     }
-    if layered:
-        result = _layered(
+    if explain:
+        return _layered(
             text,
             split,
             after,
@@ -85,26 +85,19 @@ def release_reply(
             silent_token=silent_token,
             profile=profile,
         )
-        if result is not None:
-            return result
-    options: dict[str, Any] = {
-        "current_message_id": current_message_id,
-        "silent_token": silent_token,
-        "extract_markdown_images": extract_markdown_images,
-        "extract_media_directives": extract_media_directives,
-        "policy": policy,
-    }
     explainer = rerun(
         pipeline,
         text,
+        current_message_id=current_message_id,
+        silent_token=silent_token,
+        extract_markdown_images=extract_markdown_images,
+        extract_media_directives=extract_media_directives,
         preserve_trailing_whitespace=preserve_trailing_whitespace,
         profile=profile,
+        policy=policy,
         explain=True,
-        **options,
     )
-    # next's reading of the input, without preserve_trailing_whitespace
-    reference = partial(pipeline, text, profile=NEXT, explain=True, **options)
-    return finish(Reply, outputs, text, explainer=explainer, explain=explain, reference=reference)
+    return Reply.lazy(explainer, **outputs)
 
 
 def _layered(
@@ -116,10 +109,9 @@ def _layered(
     current_message_id: str | None,
     silent_token: str,
     profile: Profile,
-) -> Reply | None:
+) -> Reply:
     """The explained result from the release's own layers (the module says how): the
-    explained ``split`` and the reply step's result ``after``; None when ``next``'s delivery
-    strip or silent rule would not give the release's text."""
+    explained ``split`` and the reply step's result ``after``."""
     directives: Directives | None = None
     if after.tags is not None:
         # The reply step's tag result, explained as parse_directives explains it.
@@ -139,9 +131,11 @@ def _layered(
         )
     t2 = directives.text if directives is not None and directives.has_reply_tag else split.text
     strip = strip_for_delivery(t2) if has_double_bracket(t2) else Strip(t2, [], ())
+    if strip.text != after.stripped:
+        # next's strip trims what the release keeps: the release's strip, as one edit.
+        strip = Strip(after.stripped, diff_patch(t2, after.stripped), ())
+    # The release's own rule on the same text: it agrees with after.is_silent.
     rule = silent_rule(strip.text, silent_token)
-    if ("" if rule is not None else strip.text) != outputs["text"]:
-        return None
     stages = Stages(split, directives, strip, rule, outputs["media_urls"])
     diagnostics, spans, edits = explain_reply(text, stages, silent_token)
     return Reply.explained(**outputs, diagnostics=diagnostics, spans=spans, edits=edits)
