@@ -395,6 +395,8 @@ def spacing_patch(
     first change to the last maps every offset inside it to its start. Linear in the number
     of runs of non-whitespace characters.
     """
+    if not removed and before == after:
+        return []  # the tag step changed nothing (most replies it reads hold no tag)
     runs_b = _ink_runs(before, removed)
     runs_a = (m.span() for m in _INK.finditer(after))
     cur_b, cur_a = next(runs_b, None), next(runs_a, None)
