@@ -254,6 +254,13 @@ def test_hidden_references_are_exactly_the_counted_ones(text: str) -> None:
         assert codes == []
 
 
+def _tag_explanation(result: Any) -> tuple[list[Any], list[Any]]:
+    """The spans and ``tag.*`` findings of an explained result, by kind or code and start."""
+    spans = [(s.kind, s.start) for s in result.spans]
+    found = sorted((d.code, d.start) for d in result.diagnostics if d.code.startswith("tag."))
+    return spans, found
+
+
 def _media_explanation(result: Any) -> tuple[list[Any], list[Any]]:
     """The media spans and ``media.*`` findings of an explained result."""
     spans = [
@@ -277,6 +284,10 @@ def test_the_delivery_view_explains_media_as_the_profiles_split_does(
     assert _media_explanation(reply) == _media_explanation(split)
     assert reply.is_silent == any(d.code == "reply.silent" for d in reply.diagnostics)
     assert richout.parse_reply(text, **kw).to_wire() == reply.to_wire()
+    if preserve:
+        # Keeping the trailing whitespace changes no tag the view reads, strips or reports.
+        trimmed = richout.parse_reply(text, profile=name, explain=True)
+        assert _tag_explanation(reply) == _tag_explanation(trimmed)
     patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in reply.edits]
     assert apply(text, patch) == reply.text
     assert rebuild(reply) == text
@@ -302,6 +313,31 @@ def test_a_release_reply_that_keeps_trailing_whitespace_is_explained_by_its_own_
     patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in reply.edits]
     assert apply(text, patch) == reply.text and rebuild(reply) == text
     assert [(s.kind, s.start, s.end) for s in reply.spans] == [("reply_tag", 24, 38)]
+
+
+@pytest.mark.parametrize(
+    ("text", "codes", "kinds"),
+    [
+        ("[[reply_to_current] hi \n", ["tag.malformed_prefix_stripped"], ["reply_prefix"]),
+        (
+            "[[reply_to_current]][[reply_to:1]]```\n\n```\n[[audio_as_voice]]",
+            ["tag.reply_overridden", "tag.in_code", "tag.stripped_on_delivery"],
+            ["reply_tag", "reply_tag", "audio_tag"],
+        ),
+    ],
+)
+def test_a_release_reply_keeping_trailing_whitespace_explains_what_its_strip_removed(
+    text: str, codes: list[str], kinds: list[str]
+) -> None:
+    """The review's cases: next's strip trims what the release keeps, and the explanation
+    had lost the strip's removals (a stripped prefix was said to stay visible)."""
+    for preserve in (True, False):
+        reply = richout.parse_reply(
+            text, profile="release-2026.9.6", explain=True, preserve_trailing_whitespace=preserve
+        )
+        assert [d.code for d in reply.diagnostics] == codes
+        assert [s.kind for s in reply.spans] == kinds
+        assert rebuild(reply) == text
 
 
 @pytest.mark.pure_python(why="replaces a function the release view calls by module attribute")

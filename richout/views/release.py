@@ -5,8 +5,9 @@ the delivery view explains ``next`` (:func:`~richout.views.reply_explain.explain
 over the release's own layers: its explained media split, its tag step on the split's text
 (explained as :mod:`richout.tags.release_result` explains tag results), ``next``'s delivery
 strip and the silent rule. Where ``next``'s strip leaves another text than the release's
-(the release keeps trailing whitespace under ``preserve_trailing_whitespace``), the strip
-step is the release's, explained by one edit.
+(the release keeps trailing whitespace under ``preserve_trailing_whitespace``), one more
+edit turns the one into the other; ``next``'s strip's removals are explained when the two
+texts differ only in trailing whitespace.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from richout.tags.parse import parse_directives
 from richout.tags.release import ReleaseReply
 from richout.tags.release_result import finish
 from richout.tags.silent import silent_rule
-from richout.text.chars import has_double_bracket
-from richout.text.patch import diff_patch
+from richout.text.chars import has_double_bracket, js_rtrim
+from richout.text.patch import compose, diff_patch
 from richout.views.delivery_strip import Strip, strip_for_delivery
 from richout.views.reply_explain import explain_reply
 from richout.views.reply_stages import Stages
@@ -132,8 +133,15 @@ def _layered(
     t2 = directives.text if directives is not None and directives.has_reply_tag else split.text
     strip = strip_for_delivery(t2) if has_double_bracket(t2) else Strip(t2, [], ())
     if strip.text != after.stripped:
-        # next's strip trims what the release keeps: the release's strip, as one edit.
-        strip = Strip(after.stripped, diff_patch(t2, after.stripped), ())
+        # The release keeps trailing whitespace next's strip trims (preserve_trailing_
+        # whitespace): next's removals, then one edit to the release's text. They are the
+        # release's removals too when the two texts differ only there.
+        same = js_rtrim(strip.text) == js_rtrim(after.stripped)
+        strip = Strip(
+            after.stripped,
+            compose(strip.patch, diff_patch(strip.text, after.stripped), strip.text),
+            strip.removed if same else (),
+        )
     # The release's own rule on the same text: it agrees with after.is_silent.
     rule = silent_rule(strip.text, silent_token)
     stages = Stages(split, directives, strip, rule, outputs["media_urls"])
