@@ -87,6 +87,10 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "quoted_path_lines": lambda n: "\n".join(f'MEDIA:"/tmp/a {i}.png"' for i in range(n)),
     "backticked_path_lines": lambda n: "\n".join(f"MEDIA:`/tmp/a{i}.png`" for i in range(n)),
     "prose_payload_lines": lambda n: "\n".join(f"MEDIA: see the chart {i}" for i in range(n)),
+    # a reference then 2,000 words left visible, line after line: a rewritten line's edits
+    "reference_then_many_words": lambda n: "\n".join(
+        ["MEDIA:https://e.example/a.png " + "w " * 2000] * max(n // 2000, 1)
+    ),
 }
 
 

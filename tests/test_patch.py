@@ -8,6 +8,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import richout
+from richout.media.lines import leftover_text
 from richout.text.chars import collapse_blank_runs
 from richout.text.patch import (
     Edit,
@@ -256,3 +258,21 @@ def test_spacing_patch_refuses_a_text_whose_characters_changed() -> None:
         Edit(4, 6, "  ", " "),
     ]
     assert spacing_patch("a  b  c", "a b c", [], 1) is None  # over the limit
+
+
+def test_a_caption_after_a_reference_keeps_its_words_in_place() -> None:
+    """The words left after an accepted reference are one kept range when they stand one
+    space apart (media.lines.leftover_text), else one range each; either way the edits
+    remove only the reference and the collapsed blanks."""
+    one = "MEDIA:https://e.example/a.png see the chart"
+    assert leftover_text(one[6:], [(24, 27), (28, 31), (32, 37)]) == ("see the chart", [(24, 37)])
+    split = richout.split_media(one, explain=True)
+    assert [(e.start, e.end) for e in split.edits] == [(0, 30)]
+    spaced = "MEDIA:https://e.example/a.png see  the   chart"
+    split = richout.split_media(spaced, explain=True)
+    assert split.text == "see the chart"
+    assert [(e.start, e.end, e.inserted) for e in split.edits] == [
+        (0, 30, ""),
+        (34, 35, ""),
+        (39, 41, ""),
+    ]

@@ -21,7 +21,7 @@ from richout.markdown.engine import ImageSpan
 from richout.media.payload import Item, Judge, PayloadResult
 from richout.models import Span
 from richout.policy import Verdict
-from richout.text.chars import JS_WS, LineBreaks, ascii_lower, utf16_prefix
+from richout.text.chars import JS_WS, LineBreaks, ascii_lower, collapse_blank_runs, utf16_prefix
 
 __all__ = [
     "MEDIA_AT_BOUNDARY",
@@ -30,6 +30,7 @@ __all__ = [
     "LineChange",
     "SegmentItem",
     "Walk",
+    "leftover_text",
     "lines_holding",
     "lower_same_length",
     "media_colon",
@@ -94,6 +95,23 @@ class LineChange:
     kept: list[tuple[int, int]] = field(default_factory=list)
     base: int = 0
     sep: str = ""
+
+
+def leftover_text(
+    payload: str, leftovers: list[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int]]]:
+    """The visible text a directive line keeps after its accepted references (its
+    ``leftovers`` of ``payload``, joined by one space and cleaned), and the ranges it was
+    made from for :attr:`LineChange.kept`: one range when the leftovers stand one space
+    apart (a caption after a reference), so the explanation does not read them word by
+    word."""
+    if not leftovers:
+        return "", leftovers
+    joined = " ".join([payload[a:b] for a, b in leftovers])
+    first, last = leftovers[0][0], leftovers[-1][1]
+    if len(leftovers) > 1 and joined == payload[first:last]:
+        return collapse_blank_runs(joined), [(first, last)]
+    return collapse_blank_runs(joined), leftovers
 
 
 @dataclass

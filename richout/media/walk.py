@@ -24,6 +24,7 @@ from richout.media.lines import (
     LineChange,
     SegmentItem,
     Walk,
+    leftover_text,
     lines_holding,
     lower_same_length,
     next_directive_token,
@@ -394,12 +395,8 @@ class Walker:
                         span = line_spans[item.value] = span_record("media", ms, le, item.value)
                     walk.spans.append(span)
                 segs.append(("media", item.value))
-            kept, base, sep = res.leftovers, ps, " "
-            cleaned = (
-                collapse_blank_runs(" ".join(payload[a:b] for a, b in res.leftovers))
-                if res.leftovers
-                else ""
-            )
+            cleaned, kept = leftover_text(payload, res.leftovers)
+            base, sep = ps, " "
         elif res.looks_local or res.counted:
             outcome = "removed"
             walk.consumed = True

@@ -265,10 +265,6 @@ def end_in_input(to_input: OffsetMap, start: int, end: int) -> int:
     return to_input(end - 1) + 1 if end > start else to_input(start)
 
 
-#: Past this many kept ranges a line keeps one edit (a hostile payload of 500k words).
-_MAX_KEPT_RANGES = 4096
-
-
 def cleaned_pieces(
     src: str,
     start: int,
@@ -288,13 +284,16 @@ def cleaned_pieces(
     replacements, so an offset in it maps back to its own character (a tag after a refused
     reference); a collapsed run of blanks keeps its first space from ``src``, if it has one,
     and a separator keeps the space the dropped stretch it stands for opens or ends with.
-    None when that takes more than ``limit`` replacements, or the line has more than 4096
-    kept ranges: the caller then keeps one edit. (Past ``2 * limit`` collapsed runs it
-    stops reading: each run is a replacement of its own, unless it holds only a
-    separator, which a run of blanks between two ranges can do once.)
+    None when that takes more than ``limit`` replacements: the caller then keeps one edit.
+    (It stops reading past ``limit`` ranges apart by more or less than ``sep``, each of
+    which is a replacement, or past ``2 * limit`` collapsed runs: each run is a replacement
+    of its own, unless it holds only a separator, which a run of blanks between two ranges
+    can do once.)
     """
-    if len(kept) > _MAX_KEPT_RANGES:
+    ranges = _joined_ranges(src, kept, base, sep, limit)
+    if ranges is None:
         return None
+    kept = ranges
     joined = sep.join([src[base + a : base + b] for a, b in kept])
     lo = len(joined) - len(joined.lstrip(JS_WS))
     hi = len(joined.rstrip(JS_WS))
@@ -345,6 +344,26 @@ def cleaned_pieces(
         cur = e
     copy(cur, hi)
     return _stretch_edits(src, start, end, out, limit)
+
+
+def _joined_ranges(
+    src: str, kept: Sequence[tuple[int, int]], base: int, sep: str, limit: int
+) -> Sequence[tuple[int, int]] | None:
+    """``kept`` with every two ranges apart by exactly ``sep`` in ``src`` made one (nothing
+    changes between them); None past ``limit`` ranges apart otherwise."""
+    if len(kept) < 2:
+        return kept
+    merged = [kept[0]]
+    width = len(sep)
+    for a, b in kept[1:]:
+        end = merged[-1][1]
+        if end + width == a and src.startswith(sep, base + end):
+            merged[-1] = (merged[-1][0], b)
+            continue
+        if len(merged) > limit:
+            return None  # each gap that is not the separator is a replacement
+        merged.append((a, b))
+    return merged
 
 
 def _stretch_edits(
