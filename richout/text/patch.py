@@ -284,11 +284,12 @@ def cleaned_pieces(
     replacements, so an offset in it maps back to its own character (a tag after a refused
     reference); a collapsed run of blanks keeps its first space from ``src``, if it has one,
     and a separator keeps the space the dropped stretch it stands for opens or ends with.
-    None when that takes more than ``limit`` replacements: the caller then keeps one edit.
-    (It stops reading past ``limit`` ranges apart by more or less than ``sep``, each of
-    which is a replacement, or past ``2 * limit`` collapsed runs: each run is a replacement
-    of its own, unless it holds only a separator, which a run of blanks between two ranges
-    can do once.)
+    None when that takes more than ``limit`` replacements, and also, to bound the work, past
+    ``limit`` gaps between ranges that are not exactly ``sep`` or past ``2 * limit``
+    collapsed runs: the caller then keeps one edit. For ranges that open and close on
+    visible characters, as the walk's do, each such gap and nearly every such run is a
+    replacement of its own; ranges of blanks alone can fall into one replacement and get
+    None early.
     """
     ranges = _joined_ranges(src, kept, base, sep, limit)
     if ranges is None:
