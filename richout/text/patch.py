@@ -284,12 +284,10 @@ def cleaned_pieces(
     replacements, so an offset in it maps back to its own character (a tag after a refused
     reference); a collapsed run of blanks keeps its first space from ``src``, if it has one,
     and a separator keeps the space the dropped stretch it stands for opens or ends with.
-    None when that takes more than ``limit`` replacements, and also, to bound the work, past
-    ``limit`` gaps between ranges that are not exactly ``sep`` or past ``2 * limit``
-    collapsed runs: the caller then keeps one edit. For ranges that open and close on
-    visible characters, as the walk's do, each such gap and nearly every such run is a
-    replacement of its own; ranges of blanks alone can fall into one replacement and get
-    None early.
+    None past ``limit`` replacements, or (to bound the work) past ``limit`` gaps that are
+    not exactly ``sep`` or ``2 * limit`` collapsed runs: the caller then keeps one edit.
+    Between ranges of visible characters (the walk's) each such gap is a replacement;
+    ranges of blanks alone can share one and get None early.
     """
     ranges = _joined_ranges(src, kept, base, sep, limit)
     if ranges is None:
