@@ -30,10 +30,12 @@ from richout.media import regroup as media_regroup
 from richout.media.segments import drop_ws_only_lines
 from richout.media.tagpass import tag_pass_shortcut
 from richout.media.walk import Walker
+from richout.policy import remote
 from richout.policy.remote import (
     _check_remote_full,
     _plain_host,
     _plain_https_ok,
+    check_hostname,
     check_remote,
     remote_ok,
 )
@@ -324,6 +326,33 @@ def test_plain_https_check_on_the_hostile_tables() -> None:
     # The lexical check answers for the plain URLs it was built for.
     assert _plain_https_ok("https://cdn.example.com/a/b.png?x=1#y", True)
     assert not _plain_https_ok("https://example.com:443/a.png", True)
+
+
+class _Everything:
+    """A set that holds every character: with it as ``remote._DIGITS`` every host label
+    counts as numeric, so ``check_hostname`` runs each IP rule on every name."""
+
+    def __contains__(self, _: object) -> bool:
+        return True
+
+
+@pytest.mark.pure_python(why="replaces a module constant that compiled code has inlined")
+def test_hostname_rules_skip_only_names_that_cannot_be_numbers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A name whose last label starts with no digit skips the IP parsers (rules 4-6, and
+    # next's literal-first check). Every verdict must be the one the parsers give.
+    rng = random.Random(20261203)
+    alphabet = "0123456789abcdefxX.:-[]gz"
+    hosts = [h for h, _ in HOSTNAME_TABLE] + ["e.example", "a.cafe", "x.de", "1.2.3.0xa"]
+    hosts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 14))) for _ in range(6000)]
+    fast = {(h, f): check_hostname(h, ip_literal_first=f) for h in hosts for f in (True, False)}
+    monkeypatch.setattr(remote, "_DIGITS", _Everything())
+    skipped = 0
+    for (h, first), verdict in fast.items():
+        assert check_hostname(h, ip_literal_first=first) == verdict, (h, first)
+        skipped += ":" not in h and h.rsplit(".", 1)[-1][:1] not in "0123456789"
+    assert skipped > 1000, skipped  # not vacuous: the shortcut was taken often
 
 
 # The view's tag layer reuses the reply tags the split's tag pass read (TagStages.reusing)

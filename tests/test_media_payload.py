@@ -530,6 +530,31 @@ def test_quote_lists_and_tokens_match_the_oracle(p: str) -> None:
     assert (None if b is None else p[b[0] : b[1]]) == naive_unwrap(p)
 
 
+# Tokens that start with an ASCII letter: rooted only as an "X:" drive or after a "file:"
+# prefix, and regrouping rules the others out from their first characters (regroup's
+# _LETTERS); near misses keep the colon elsewhere or the prefix misspelled.
+_LETTER_TOKENS = [
+    *("C:/a", "c:\\b", "C:", "c:x", "file:/x", "FILE:C:/y", "File://z", "file:a/b"),
+    *("fi:le", "a:b", "ab:/c", "filex:/a", "fil:/a", "http:/a", "https://e.example/a.png"),
+    *("x", "word", "b.png", "a/b", "C", "é:/a", "f"),
+]
+
+
+@settings(max_examples=500)
+@given(
+    st.lists(st.sampled_from([*_LETTER_TOKENS, "/srv", "~", "./a"]), min_size=1, max_size=6),
+    st.sampled_from([" ", "  ", "\t"]),
+    st.sampled_from(sorted(PROFILES)),
+)
+@example(["https://e.example/a.png", "word"], " ", "next")
+@example(["C:/a", "b"], " ", "next")
+@example(["file:/x", "y.png"], " ", "next")
+def test_letter_led_tokens_regroup_as_the_oracle(toks: list[str], sep: str, name: str) -> None:
+    """A part led by a letter joins a later token only when it is a drive or a ``file:``
+    path; everything else about the payload is unchanged (the oracle regroups every part)."""
+    _assert_reads_as_the_oracle(sep.join(toks), PROFILES[name])
+
+
 def _assert_reads_as_the_oracle(p: str, profile: Profile) -> PayloadResult:
     """``analyse_payload(p)`` has the oracle's references, leftovers, local flag and count,
     and a judge that only decides (a walk without explanations) reads it the same way."""

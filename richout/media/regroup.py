@@ -31,9 +31,12 @@ __all__ = [
 ]
 
 #: first characters of a part whose cleaned value may start at a root (§6.6): wrapper
-#: characters (cleaning removes them), ``/ ~ . \\``, and letters (``X:`` drives, ``file:``).
-#: A part starting with anything else is never rooted, so no token can join it.
-_MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\" + ascii_letters)
+#: characters (cleaning removes them) and ``/ ~ . \\``. An ASCII letter starts a rooted
+#: value only as an ``X:`` drive or in a ``file:`` prefix (:data:`_LETTERS`, colon second or
+#: fifth): ``https://…`` and words never are. A part starting with anything else is never
+#: rooted, so no token can join it.
+_MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\")
+_LETTERS = frozenset(ascii_letters)
 
 
 #: Tokens whose §6.6 facts and §6.7 fate follow from their characters, answered without
@@ -76,6 +79,12 @@ def plain_path_run(s: str, a: int, b: int) -> bool:
         and _UNROOTED_TOKEN.search(s, a, b) is None
         and s.find("..", a, b) < 0
     )
+
+
+def _drive_or_file_at(p: str, ts: int) -> bool:
+    """Could the token at ``ts``, which starts with an ASCII letter, be an ``X:`` drive or
+    hold a ``file:`` prefix (a colon second or fifth)? Only then can its value be rooted."""
+    return p[ts + 1 : ts + 2] == ":" or p[ts + 4 : ts + 5] == ":"
 
 
 def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:
@@ -123,8 +132,8 @@ def regroup(
     """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``.
 
     A token can only join a part whose cleaned value starts at a root; a part whose first
-    character rules that out (:data:`_MAYBE_ROOTED`) skips the question. Tokens are judged
-    through :func:`token_facts`, once per distinct text.
+    characters rule that out (:data:`_MAYBE_ROOTED`, :data:`_LETTERS`) skips the question.
+    Tokens are judged through :func:`token_facts`, once per distinct text.
     """
     parts: list[list[int]] = []
     memo: dict[str, tuple[int, int, bool, bool]] = {}
@@ -191,7 +200,8 @@ def regroup(
                         continue
         last = [ts, te, -1]
         parts.append(last)
-        maybe = p[ts] in _MAYBE_ROOTED
+        c = p[ts]
+        maybe = c in _MAYBE_ROOTED or (c in _LETTERS and _drive_or_file_at(p, ts))
         single = True
         grown = grown_ext = None
         last_facts = facts

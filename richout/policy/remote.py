@@ -34,7 +34,8 @@ _REMOTE_PARTS = ("protocol", "username", "password", "hostname")
 _BLOCKED_NAMES = frozenset({"localhost", "localhost.localdomain", "metadata.google.internal"})
 _BLOCKED_SUFFIXES = (".localhost", ".local", ".internal")
 _HOST_END = frozenset("/\\?#")
-_HEXDIGITS = frozenset("0123456789abcdefABCDEF")
+#: what a numeric host label (decimal, octal or ``0x`` hex, rules 4 and 6) starts with
+_DIGITS = frozenset("0123456789")
 # A plain https URL (see _plain_host); each label ends at a dot, so no backtracking blowup.
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _PLAIN_HTTPS = re.compile(
@@ -149,7 +150,10 @@ def check_hostname(hostname: str, *, ip_literal_first: bool = True) -> Verdict:
             "media.remote.host_blocked",
             f"host {shown} has an empty label; write a fully qualified public name",
         )
-    if ip_literal_first and (h[-1] in _HEXDIGITS or ":" in h):
+    # Every IP literal has a colon, or a last label that starts with a digit: a name whose
+    # last label starts with a letter (".de", ".cafe") needs none of the IP parsers.
+    numeric = h[h.rfind(".") + 1] in _DIGITS
+    if ip_literal_first and (numeric or ":" in h):
         literal = _ip_literal_verdict(h, shown)
         if literal is not None:
             return literal
@@ -180,9 +184,9 @@ def check_hostname(hostname: str, *, ip_literal_first: bool = True) -> Verdict:
             f"host {shown} is a local or internal name (localhost, .localhost, .local, "
             ".internal and cloud metadata names are blocked)",
         )
-    # Rules 4-6 need a numeric last part (decimal or hex) or a colon; ordinary names end in
-    # another letter and are accepted here without the IP parsers.
-    if h[-1] not in _HEXDIGITS and ":" not in h:
+    # Rules 4-6 need a numeric last label (every numeric part starts with a digit) or a
+    # colon; ordinary names are accepted here without the IP parsers.
+    if not numeric and ":" not in h:
         return OK
     # Rule 4: an IPv4 literal, or (for callers that do not canonicalise) an IPv6 one.
     literal = _ip_literal_verdict(h, shown)
