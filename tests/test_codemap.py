@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout.markdown import codemap
+from richout.markdown import spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
 
@@ -351,15 +351,52 @@ _CHUNK_PIECES += ["x" * 20, "word " * 8]
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(_CHUNK_PIECES), max_size=16).map("".join))
 def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
-    assert codemap._para_unsafe(chunk) == bool(_UNSAFE_PATTERN.search(chunk))
-    assert codemap._has_line_starter(chunk) == bool(_STARTER_PATTERN.search(chunk))
+    assert spans.para_unsafe(chunk) == bool(_UNSAFE_PATTERN.search(chunk))
+    assert spans.has_line_starter(chunk) == bool(_STARTER_PATTERN.search(chunk))
     runs = [m.span() for m in re.finditer("`+", chunk)]
-    assert codemap._backtick_runs(chunk) == runs
+    assert spans.backtick_runs(chunk) == runs
 
 
 def test_backtick_runs_both_ways() -> None:
     sparse = "a`" + "x" * 40 + "``b" + "y" * 40 + "```"
     dense = "`a``b```"
     for chunk in (sparse, dense, "", "`", "x" * 50):
-        assert codemap._backtick_runs(chunk) == [m.span() for m in re.finditer("`+", chunk)]
-    assert codemap._backtick_runs(sparse) == [(1, 2), (42, 44), (85, 88)]
+        assert spans.backtick_runs(chunk) == [m.span() for m in re.finditer("`+", chunk)]
+    assert spans.backtick_runs(sparse) == [(1, 2), (42, 44), (85, 88)]
+
+
+# One-line texts (a streamed part, most often) are answered as one paragraph without the
+# fence scan; the pieces favour what opens a block at the line start or changes pairing.
+_LINE_PIECES = [p for p in _PIECES if "\n" not in p and "\r" not in p] + ["``x``", "a ` b"]
+
+
+@settings(max_examples=2500, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_PIECES), min_size=1, max_size=14).map("".join))
+def test_one_line_answers_equal_full_parse(text: str) -> None:
+    full = _fresh(text).full()
+    fast = _fresh(text)
+    for pos in range(len(text)):
+        assert fast.in_code(pos) == full.in_code(pos), (text, pos)
+        if fast.parsed:
+            fast = _fresh(text)
+
+
+def test_one_line_shortcut_is_taken() -> None:
+    # Not vacuous: a plain line with code spans is answered without the fence scan.
+    cm = _fresh("[[reply_to_current]] ``b`` `a` x")
+    assert cm.in_code(22) and not cm.in_code(0) and not cm.in_code(31)
+    assert cm._fences is None and not cm.parsed
+
+
+def test_few_runs_pair_as_the_width_index() -> None:
+    import random
+
+    rng = random.Random(20261203)
+    tokens = ["`", "``", "```", "a", " "]
+    several = 0
+    for _ in range(3000):
+        chunk = "".join(rng.choice(tokens) for _ in range(rng.randint(0, 40)))
+        runs = spans.backtick_runs(chunk)
+        assert spans._pair_few(runs) == spans._pair_indexed(runs), chunk
+        several += len(runs) > 2
+    assert several > 1000  # many chunks hold several runs

@@ -30,14 +30,17 @@ from itertools import accumulate
 from richout.markdown.engine import CodeParse, Region, parse_code
 from richout.markdown.linescan import FenceScan, container_content, indent_columns
 from richout.markdown.regions import cut_points
-from richout.text.chars import contains
+from richout.markdown.spans import (
+    LINE_STARTER,
+    backtick_runs,
+    has_line_starter,
+    in_spans,
+    pair_runs,
+    para_unsafe,
+)
 
 __all__ = ["CodeMap", "Region", "needs_code_parse"]
 
-# What may open a block at a line start (matched at each line start of a paragraph).
-_LINE_STARTER = re.compile(r" {0,3}(?:[#>*+=_|~-]|\d|```)| {4}| {0,3}\t")
-# A run of backticks, matched where one starts (a search would scan each gap in Python).
-_BACKTICK_RUN = re.compile(r"`+")
 _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\r?$))")
 # A line that can only be paragraph text (no block starts with these characters).
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
@@ -57,67 +60,6 @@ def needs_code_parse(text: str) -> bool:
     """False when ``text`` cannot contain code (no backtick, ``~``, tab or four spaces)."""
     # Four substring tests run at C speed; one regex alternation walks the text in Python.
     return "`" in text or "~" in text or "\t" in text or "    " in text
-
-
-def _para_unsafe(chunk: str) -> bool:
-    """Could an HTML tag, an escape, a table or a link in ``chunk`` change which backticks
-    pair (``<``, ``\\``, ``|``, ``](``, ``]:``)?
-
-    Substring tests: a regex alternation tried at every offset cost about 20 ns a
-    character, 37 µs on one 1.7 KB corpus paragraph (the two-character ones through
-    :func:`~richout.text.chars.contains`).
-    """
-    return (
-        "<" in chunk
-        or "\\" in chunk
-        or "|" in chunk
-        or contains(chunk, "](")
-        or contains(chunk, "]:")
-    )
-
-
-def _has_line_starter(chunk: str) -> bool:
-    """Does a line of ``chunk`` start with what may open a block (:data:`_LINE_STARTER`)?
-
-    Matched at each line start found by ``find``: a multi-line ``^`` pattern walks every
-    character of a long line.
-    """
-    match = _LINE_STARTER.match
-    i = -1
-    while True:
-        if match(chunk, i + 1) is not None:
-            return True
-        i = chunk.find("\n", i + 1)
-        if i < 0:
-            return False
-
-
-def _backtick_runs(chunk: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every run of backticks in ``chunk``.
-
-    A ``finditer`` walks every character (about 17 ns each: 30 µs for a 1.7 KB corpus
-    paragraph with six backticks); a ``find`` loop skips to each backtick in C but pays
-    Python per run. The loop is taken when backticks are rarer than one in fifteen
-    characters, where it is the cheaper of the two.
-    """
-    if chunk.count("`") * 15 > len(chunk):
-        return [m.span() for m in _BACKTICK_RUN.finditer(chunk)]
-    runs: list[tuple[int, int]] = []
-    find = chunk.find
-    run = _BACKTICK_RUN.match
-    i = find("`")
-    while i >= 0:
-        m = run(chunk, i)
-        j = m.end() if m is not None else i + 1  # m is never None: chunk[i] is a backtick
-        runs.append((i, j))
-        i = find("`", j)
-    return runs
-
-
-def _in_spans(spans: list[tuple[int, int]], rel: int, limit: int) -> bool:
-    """Is offset ``rel`` inside one of the sorted, disjoint ``spans``?"""
-    k = bisect.bisect_right(spans, (rel, limit + 1)) - 1
-    return k >= 0 and rel < spans[k][1]
 
 
 class CodeMap:
@@ -409,7 +351,17 @@ class CodeMap:
             # Every check before the span lookup depends on the line alone: a line that
             # reached it once answers from its paragraph's spans (a line of 30k tags asks
             # 30k times).
-            return _in_spans(last[2], pos - last[1], len(text))
+            return in_spans(last[2], pos - last[1], len(text))
+        n = len(text)
+        if line_end - line_start == n and "\r" not in text and not LINE_STARTER.match(text):
+            # The text is one line that opens no block (a streamed part, most often): one
+            # paragraph, as the checks below find after building the fence scan and looking
+            # for the paragraph's bounds.
+            spans = self._para_spans[0] = self._pair_backticks(text)
+            if spans is None:
+                return None
+            self._last_line = (0, 0, spans)
+            return in_spans(spans, pos, n)
         if indent_columns(text, line_start) >= 4:
             indented = self._indented_line(line_start)
             if indented is None or (indented and text[pos] in "\r\n"):
@@ -445,7 +397,7 @@ class CodeMap:
         if spans is None:
             return None
         self._last_line = (line_start, lo, spans)
-        return _in_spans(spans, pos - lo, len(text))
+        return in_spans(spans, pos - lo, len(text))
 
     def _pair_backticks(self, chunk: str) -> list[tuple[int, int]] | None:
         """Code spans of a plain paragraph, or None when the paragraph is not plain."""
@@ -455,28 +407,6 @@ class CodeMap:
             # A link reference definition anywhere can turn "[x]" into a link whose label
             # or destination changes the pairing; such texts go to the parser.
             self._refdefs = "]:" in self.text
-        if self._refdefs or _para_unsafe(chunk) or _has_line_starter(chunk):
+        if self._refdefs or para_unsafe(chunk) or has_line_starter(chunk):
             return None
-        runs = _backtick_runs(chunk)
-        # Index runs by width so a closer is found without rescanning (linear overall).
-        by_width: dict[int, list[int]] = {}
-        for idx, (a, b) in enumerate(runs):
-            by_width.setdefault(b - a, []).append(idx)
-        cursor: dict[int, int] = {}
-        spans: list[tuple[int, int]] = []
-        i = 0
-        while i < len(runs):
-            a, b = runs[i]
-            width = b - a
-            lst = by_width[width]
-            c = cursor.get(width, 0)
-            while c < len(lst) and lst[c] <= i:
-                c += 1
-            cursor[width] = c
-            if c == len(lst):
-                i += 1
-                continue
-            j = lst[c]
-            spans.append((a, runs[j][1]))
-            i = j + 1
-        return spans
+        return pair_runs(backtick_runs(chunk))
