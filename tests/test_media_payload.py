@@ -535,7 +535,7 @@ def test_quote_lists_and_tokens_match_the_oracle(p: str) -> None:
 # _LETTERS); near misses keep the colon elsewhere or the prefix misspelled.
 _LETTER_TOKENS = [
     *("C:/a", "c:\\b", "C:", "c:x", "file:/x", "FILE:C:/y", "File://z", "file:a/b"),
-    *("fi:le", "a:b", "ab:/c", "filex:/a", "fil:/a", "http:/a", "https://e.example/a.png"),
+    *("fi:le", "a:b", "ab:/c", "filex:/a", "fil:/a", "http:/a", "fIlE:/q", "https://e.x/a.png"),
     *("x", "word", "b.png", "a/b", "C", "é:/a", "f"),
 ]
 

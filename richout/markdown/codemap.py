@@ -11,7 +11,8 @@ included (tags, embeds). The exact answer comes from one CommonMark parse
 * a line with under four columns of indentation is never indented code;
 * an inline code span lives in one paragraph: a paragraph with no backtick holds none, and a
   plain paragraph (no links, escapes, autolinks, tables, block starters) pairs backtick runs
-  exactly as CommonMark does.
+  exactly as CommonMark does (:mod:`richout.markdown.spans`); a text of one line that opens
+  no block (a streamed part, most often) is such a paragraph, found without the line scan.
 
 Anything else falls through to the parse, computed once and cached. A text of at least
 ``CodeMap.PIECE_MIN`` characters (1 KB) is parsed in pieces: only the piece holding the

@@ -83,8 +83,10 @@ def plain_path_run(s: str, a: int, b: int) -> bool:
 
 def _drive_or_file_at(p: str, ts: int) -> bool:
     """Could the token at ``ts``, which starts with an ASCII letter, be an ``X:`` drive or
-    hold a ``file:`` prefix (a colon second or fifth)? Only then can its value be rooted."""
-    return p[ts + 1 : ts + 2] == ":" or p[ts + 4 : ts + 5] == ":"
+    start with a ``file:`` prefix (any letter case)? Only then can its value be rooted."""
+    return p[ts + 1 : ts + 2] == ":" or (
+        p[ts + 4 : ts + 5] == ":" and p[ts : ts + 4].lower() == "file"
+    )
 
 
 def _rooted_value(p: str, cl: Cleaner, a: int, b: int) -> tuple[int, int, bool]:
