@@ -488,6 +488,44 @@ def test_a_payload_of_tokens_apart_reads_as_the_general_steps(
     _assert_reads_as_the_oracle(p, profile)
 
 
+_SPACED_HEADS = [
+    *("/tmp/a", "/", "~/x", "~/", "/a.png", "/a/..", "/a/../b", "./a", "~", "~u/a", "C:/a"),
+]
+_SPACED_TAILS = [
+    *("b", "file1.png", "x.y.z", "-a", "_", ".png", "b..c", "..", "a/b", "a:b"),
+    *("http://x", "`b`", '"b"', "b)", "é", "b,", "[b]", "x" * 4100, "B.MP3"),
+]
+
+
+def test_a_path_written_with_spaces_reads_as_the_general_steps() -> None:
+    """A path from ``/`` or ``~/`` followed by names (``/tmp/my file.png``): the lane's
+    result (:func:`richout.media.payload._spaced_path`), field for field, is the general
+    steps', and the oracle's, under every profile; near misses (a traversal, a scheme, a
+    separator, a wrapper, a dotted or non-ASCII name, a name too long) take the general
+    steps and read the same. A seeded sweep: hypothesis's draws cost more than the checks."""
+    import random
+
+    from richout.media import payload as pl
+
+    rng = random.Random(20261203)
+    taken = 0
+    for i in range(4000):
+        parts = [rng.choice(_SPACED_HEADS)]
+        parts += [rng.choice(_SPACED_TAILS[:5] if i % 2 else _SPACED_TAILS)]
+        parts += [rng.choice(_SPACED_TAILS[:6]) for _ in range(rng.randint(0, 3))]
+        seps = [rng.choice([" ", "  ", "\t", " \t"] if i % 3 else [" ", "\u00a0"]) for _ in parts]
+        p = rng.choice(["", " "]) + "".join(s + t for s, t in zip(seps, parts, strict=True))[1:]
+        p += rng.choice(["", " ", "\t"])
+        profile = PROFILES[rng.choice(sorted(PROFILES))]
+        general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
+        assert analyse_payload(p, Judge(profile)) == general, p
+        assert analyse_payload(p, Judge(profile, explains=False)) == general, p
+        if len(p) < 200:
+            _assert_reads_as_the_oracle(p, profile)
+        taken += pl._SPACED_PATH.fullmatch(p) is not None and ".." not in p
+    assert taken > 600, taken  # not vacuous: the lane answered for many payloads
+
+
 def test_the_lane_of_tokens_apart_is_taken_and_declined() -> None:
     """The lane answers payloads whose tokens cannot join (else the property above would
     compare the general steps with themselves) and declines one where a token may join the

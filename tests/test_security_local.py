@@ -319,3 +319,32 @@ def test_inbound_reason_names_the_rule(uri: str, fragment: str) -> None:
 )
 def test_local_reason_names_the_rule(candidate: str, fragment: str) -> None:
     assert fragment in check_reference(candidate).reason
+
+
+# A path written with spaces is read by a lane of its own (media.payload._spaced_path) when
+# it holds no "..": traversal and home spellings must still reach the §7 checks and stay
+# undelivered (next hides and counts them; the release leaves them uncounted).
+SPACED_LINES: list[tuple[str, list[str]]] = [
+    ("MEDIA:/tmp/../etc/passwd x", []),
+    ("MEDIA:/tmp/a b/../../etc/x", []),
+    ("MEDIA:~/../x y.png", []),
+    ("MEDIA:/../x y", []),
+    ("MEDIA:~user/a b.png", []),
+    ("MEDIA:~ a.png", []),
+    ("MEDIA:~/a b.png", ["~/a b.png"]),
+    ("MEDIA:/a/./b c.png", ["/a/./b c.png"]),
+    ("MEDIA:/tmp/my file.png", ["/tmp/my file.png"]),
+    ("MEDIA:/tmp/a.png word", ["/tmp/a.png word"]),
+]
+
+
+@pytest.mark.parametrize(("line", "urls"), SPACED_LINES, ids=[r[0] for r in SPACED_LINES])
+def test_spaced_paths_keep_the_traversal_rules(line: str, urls: list[str]) -> None:
+    from richout import PROFILES, split_media
+
+    for profile in PROFILES:
+        split = split_media(line, profile=profile)
+        assert split.media_urls == urls, profile
+        assert split.text == ""
+        refused = 0 if urls else 1
+        assert split.rejected_media_count == (refused if profile == "next" else 0)

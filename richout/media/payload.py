@@ -37,9 +37,9 @@ from richout.media.fates import (
     tokens_apart,
 )
 from richout.media.judge import Judge
-from richout.media.regroup import WORD_CHARS, plain_path_run, regroup
+from richout.media.regroup import PLAIN_PATH_CHARS, WORD_CHARS, plain_path_run, regroup
 from richout.policy import strip_file_prefix
-from richout.policy.local import looks_local
+from richout.policy.local import has_file_extension_in, looks_local
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import JS_WS, has_js_ws, js_trim
 
@@ -105,7 +105,8 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     (:func:`_judge_parts`), the spaced-path rescue and the whole-payload fallback. Rejected
     parts that look like media sources are counted and hidden where the profile says so
     (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`, one of
-    words and spaces :func:`_words_only`, one of plain absolute paths :func:`_paths_only`.
+    words and spaces :func:`_words_only`, one of plain absolute paths :func:`_paths_only`,
+    a path written with spaces :func:`_spaced_path`.
     """
     if judge is None:
         judge = Judge()
@@ -119,6 +120,13 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         tokens = split_parts(p)
         if max(b - a for a, b in tokens) <= MAX_REFERENCE_UNITS:
             return _paths_only(p, tokens, res)
+    spaced = _SPACED_PATH.fullmatch(p)
+    if (
+        spaced is not None
+        and spaced.end(2) - spaced.start(1) <= MAX_REFERENCE_UNITS
+        and ".." not in p
+    ):
+        return _spaced_path(p, spaced, res)
     return _read_payload(p, judge, res)
 
 
@@ -135,6 +143,37 @@ def _paths_only(p: str, tokens: list[tuple[int, int]], res: PayloadResult) -> Pa
     res.value_bounds = (0, tokens[-1][1])
     res.looks_local = True
     res.accepted = [Item(p[a:b], a, b, False, "part", False, "") for a, b in tokens]
+    return res
+
+
+#: A rooted path written with spaces: a plain path from ``/`` or ``~/``, then blank-separated
+#: names (word characters, ``.`` and ``-``, not starting with ``.``), blanks around. Group 1
+#: is the first token, group 2 the rest. One character class per run: no backtracking.
+_SPACED_PATH = re.compile(
+    f"[ \t]*((?:/|~/)[{PLAIN_PATH_CHARS}]*)((?:[ \t]+[{WORD_CHARS}][{PLAIN_PATH_CHARS[:-1]}]*)+)"
+    "[ \t]*"
+)
+
+
+def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
+    """The steps for a :data:`_SPACED_PATH` payload holding no ``..`` (so no traversal),
+    within ``MAX_REFERENCE_UNITS`` from its first token to its last.
+
+    The first token starts at a root; no later one does, nor has a scheme (no ``:``), so
+    none begins an independent source; and §7 refuses each alone (no separator, no local
+    shape, bare names not allowed), so each joins the part before it whether or not that
+    part ended with an extension (§6.6): the payload is one part, ``absorbed`` when the first
+    token ended with one. Cleaning keeps it whole (no wrapper character, no quote), and §7
+    accepts it with spaces allowed: it is a local path from ``/`` or ``~/``, with no
+    traversal and no unsupported home form. It looks local, and nothing is left, rejected,
+    counted, rescued or tried as a fallback.
+    """
+    a, b = m.start(1), m.end(2)
+    res.parts = 1
+    res.value_bounds = (a, b)
+    res.looks_local = True
+    absorbed = has_file_extension_in(p, a, m.end(1))
+    res.accepted = [Item(p[a:b], a, b, False, "part", absorbed, "")]
     return res
 
 
