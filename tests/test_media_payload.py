@@ -526,6 +526,45 @@ def test_a_path_written_with_spaces_reads_as_the_general_steps() -> None:
     assert taken > 600, taken  # not vacuous: the lane answered for many payloads
 
 
+_CAPTION_HEADS = [
+    *("https://e.example/a.png", "https://cdn.example.com/x?y=1", "HTTPS://E.EXAMPLE/A", "a.png"),
+    *("http://x/a.png", "https://localhost/a", "https://a.b/c)", 'https://a.b/c.png"}', "C:/a"),
+    *("file:/a", "media://inbound/x", "x", "/a", "~/a", "(https://a.b/c", "'https://a.b/c'"),
+    *("https://a.b/c/../d", "a/b.png", "https://user@a.b/c", "https://a.b/" + "x" * 4100),
+    *("(~", "{~/x", "((~", "(C:", "(file:x"),
+]
+_CAPTION_WORDS = ["word", "b", "x-y", "_", "2", "C", "file", "b.png", "/a", "é", "a:b", "`c`"]
+
+
+def test_a_reference_and_words_read_as_the_general_steps() -> None:
+    """A reference followed by words (``https://…/a.png the chart``): the lane's result
+    (:func:`richout.media.payload._captioned`), field for field, is the general steps', and
+    the oracle's, under every profile; a refused, rooted, quoted or local-looking first
+    token, or a non-word after it, takes the general steps and reads the same."""
+    import random
+
+    from richout.media import payload as pl
+
+    rng = random.Random(20261204)
+    taken = 0
+    for i in range(4000):
+        toks = [rng.choice(_CAPTION_HEADS)]
+        toks += [rng.choice(_CAPTION_WORDS[:6] if i % 2 else _CAPTION_WORDS)]
+        toks += [rng.choice(_CAPTION_WORDS[:7]) for _ in range(rng.choice([0, 1, 2, 20]))]
+        seps = [rng.choice([" ", "  ", "\t"] if i % 3 else [" ", "\u00a0"]) for _ in toks]
+        p = rng.choice(["", " "]) + "".join(s + t for s, t in zip(seps, toks, strict=True))[1:]
+        p += rng.choice(["", " ", "\t"])
+        profile = PROFILES[rng.choice(sorted(PROFILES))]
+        general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
+        assert analyse_payload(p, Judge(profile)) == general, p
+        assert analyse_payload(p, Judge(profile, explains=False)) == general, p
+        if len(p) < 200:
+            _assert_reads_as_the_oracle(p, profile)
+        m = pl._CAPTIONED.fullmatch(p)
+        taken += m is not None and pl._captioned(p, m, Judge(profile), pl.PayloadResult())
+    assert taken > 600, taken  # not vacuous: the lane answered for many payloads
+
+
 def test_the_lane_of_tokens_apart_is_taken_and_declined() -> None:
     """The lane answers payloads whose tokens cannot join (else the property above would
     compare the general steps with themselves) and declines one where a token may join the

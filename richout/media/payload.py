@@ -37,11 +37,17 @@ from richout.media.fates import (
     tokens_apart,
 )
 from richout.media.judge import Judge
-from richout.media.regroup import PLAIN_PATH_CHARS, WORD_CHARS, plain_path_run, regroup
+from richout.media.regroup import (
+    PLAIN_PATH_CHARS,
+    WORD_CHARS,
+    may_be_rooted,
+    plain_path_run,
+    regroup,
+)
 from richout.policy import strip_file_prefix
 from richout.policy.local import has_file_extension_in, looks_local
 from richout.policy.verdict import MAX_REFERENCE_UNITS
-from richout.text.chars import JS_WS, has_js_ws, js_trim
+from richout.text.chars import JS_WS, JS_WS_CLASS, has_js_ws, js_trim
 
 __all__ = ["Item", "Judge", "PayloadResult", "analyse_payload", "is_words_payload"]
 
@@ -106,7 +112,8 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     parts that look like media sources are counted and hidden where the profile says so
     (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`, one of
     words and spaces :func:`_words_only`, one of plain absolute paths :func:`_paths_only`,
-    a path written with spaces :func:`_spaced_path`.
+    a path written with spaces :func:`_spaced_path`, an accepted reference followed by words
+    :func:`_captioned`.
     """
     if judge is None:
         judge = Judge()
@@ -120,13 +127,16 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         tokens = split_parts(p)
         if max(b - a for a, b in tokens) <= MAX_REFERENCE_UNITS:
             return _paths_only(p, tokens, res)
-    spaced = _SPACED_PATH.fullmatch(p)
-    if (
-        spaced is not None
-        and spaced.end(2) - spaced.start(1) <= MAX_REFERENCE_UNITS
-        and ".." not in p
-    ):
-        return _spaced_path(p, spaced, res)
+    if n <= MAX_REFERENCE_UNITS:
+        # The shape lanes below read a payload as long as one reference at most: a regex
+        # repeat costs about 0.1 µs a token, and a megabyte payload is the general
+        # steps' (or tokens_apart's) to read.
+        spaced = _SPACED_PATH.fullmatch(p)
+        if spaced is not None and ".." not in p:
+            return _spaced_path(p, spaced, res)
+        captioned = _CAPTIONED.fullmatch(p)
+        if captioned is not None and _captioned(p, captioned, judge, res):
+            return res
     return _read_payload(p, judge, res)
 
 
@@ -157,7 +167,7 @@ _SPACED_PATH = re.compile(
 
 def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
     """The steps for a :data:`_SPACED_PATH` payload holding no ``..`` (so no traversal),
-    within ``MAX_REFERENCE_UNITS`` from its first token to its last.
+    at most ``MAX_REFERENCE_UNITS`` long.
 
     The first token starts at a root; no later one does, nor has a scheme (no ``:``), so
     none begins an independent source; and §7 refuses each alone (no separator, no local
@@ -175,6 +185,41 @@ def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
     absorbed = has_file_extension_in(p, a, m.end(1))
     res.accepted = [Item(p[a:b], a, b, False, "part", absorbed, "")]
     return res
+
+
+#: A reference followed by words (``https://…/a.png the chart``): one token, then
+#: blank-separated :data:`WORD_TOKEN` words, blanks around. Group 1 is the token.
+_CAPTIONED = re.compile(f"[ \t]*([^{JS_WS_CLASS}]+)(?:[ \t]+[{WORD_CHARS}]+)+[ \t]*")
+
+
+def _captioned(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
+    """The steps for a :data:`_CAPTIONED` payload whose first token §7 accepts and which
+    does not look local; False (``res`` untouched) for any other, left to the general steps.
+
+    The first token cannot be rooted (:func:`~richout.media.regroup.may_be_rooted`) and
+    starts no quoted list or quoted value, so no word joins it, and no word joins another
+    (a word is never rooted): each token is a part (§6.6). The token is judged as a part
+    (:func:`~richout.media.fates.part_fate`); each word is left visible. With the token
+    accepted and the payload not looking local, neither the spaced-path rescue nor the
+    fallback runs.
+    """
+    a, b = m.span(1)
+    if p[a] in LIST_OPEN or may_be_rooted(p, a):
+        return False
+    trimmed = js_trim(p)
+    if looks_local(trimmed) or strip_file_prefix(trimmed) != trimmed:
+        return False
+    cl = Cleaner(p)
+    fx, fy, cut, kind = part_fate(p, cl, a, b, judge, bare=False)
+    if kind != ACCEPTED:
+        return False
+    words = split_parts(p)[1:]
+    res.parts = 1 + len(words)
+    res.value_bounds = (a, words[-1][1])
+    res.accepted = [Item(p[a + fx : a + fy], a, b, cut, "part", False, p[a + fy : b])]
+    res.leftovers = words
+    res.rejected = [(x, y, p[x:y], True, True) for x, y in words]
+    return True
 
 
 def is_words_payload(p: str) -> bool:

@@ -24,6 +24,7 @@ __all__ = [
     "WORD_CHARS",
     "WORD_TOKEN",
     "is_plain_path",
+    "may_be_rooted",
     "plain_path_run",
     "read_token_facts",
     "regroup",
@@ -31,10 +32,9 @@ __all__ = [
 ]
 
 #: first characters of a part whose cleaned value may start at a root (§6.6): wrapper
-#: characters (cleaning removes them) and ``/ ~ . \\``. An ASCII letter starts a rooted
-#: value only as an ``X:`` drive or in a ``file:`` prefix (:data:`_LETTERS`, colon second or
-#: fifth): ``https://…`` and words never are. A part starting with anything else is never
-#: rooted, so no token can join it.
+#: characters (cleaning removes them) and ``/ ~ . \\``; an ASCII letter only as an ``X:``
+#: drive or a ``file:`` prefix (:func:`may_be_rooted`). A part starting with anything else
+#: is never rooted, so no token can join it.
 _MAYBE_ROOTED = frozenset(LEAD_CHARS + "/~.\\")
 _LETTERS = frozenset(ascii_letters)
 
@@ -81,11 +81,16 @@ def plain_path_run(s: str, a: int, b: int) -> bool:
     )
 
 
-def _drive_or_file_at(p: str, ts: int) -> bool:
-    """Could the token at ``ts``, which starts with an ASCII letter, be an ``X:`` drive or
-    start with a ``file:`` prefix (any letter case)? Only then can its value be rooted."""
-    return p[ts + 1 : ts + 2] == ":" or (
-        p[ts + 4 : ts + 5] == ":" and p[ts : ts + 4].lower() == "file"
+def may_be_rooted(p: str, ts: int) -> bool:
+    """Could the cleaned value of a part starting at ``ts`` start at a root (§6.6)? Not when
+    its first character rules it out (:data:`_MAYBE_ROOTED`), nor when it starts with an
+    ASCII letter that begins no ``X:`` drive and no ``file:`` prefix (any letter case)."""
+    c = p[ts]
+    if c in _MAYBE_ROOTED:
+        return True
+    return c in _LETTERS and (
+        p[ts + 1 : ts + 2] == ":"
+        or (p[ts + 4 : ts + 5] == ":" and p[ts : ts + 4].lower() == "file")
     )
 
 
@@ -134,7 +139,7 @@ def regroup(
     """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``.
 
     A token can only join a part whose cleaned value starts at a root; a part whose first
-    characters rule that out (:data:`_MAYBE_ROOTED`, :data:`_LETTERS`) skips the question.
+    characters rule that out (:func:`may_be_rooted`) skips the question.
     Tokens are judged through :func:`token_facts`, once per distinct text.
     """
     parts: list[list[int]] = []
@@ -202,8 +207,8 @@ def regroup(
                         continue
         last = [ts, te, -1]
         parts.append(last)
-        c = p[ts]
-        maybe = c in _MAYBE_ROOTED or (c in _LETTERS and _drive_or_file_at(p, ts))
+        c = p[ts]  # may_be_rooted, its call made only for a letter (once per part)
+        maybe = c in _MAYBE_ROOTED or (c in _LETTERS and may_be_rooted(p, ts))
         single = True
         grown = grown_ext = None
         last_facts = facts
