@@ -368,6 +368,9 @@ def test_backtick_runs_both_ways() -> None:
 # One-line texts (a streamed part, most often) are answered as one paragraph without the
 # fence scan; the pieces favour what opens a block at the line start or changes pairing.
 _LINE_PIECES = [p for p in _PIECES if "\n" not in p and "\r" not in p] + ["``x``", "a ` b"]
+# whitespace CommonMark does not count as indentation or blank (form feed, vertical tab,
+# NUL, Unicode spaces), at the line start or anywhere
+_LINE_PIECES += ["\f", "\v", "\x00", "\u00a0", "\u3000", "\ufeff"]
 
 
 @settings(max_examples=2500, deadline=None)

@@ -494,6 +494,8 @@ _SPACED_HEADS = [
 _SPACED_TAILS = [
     *("b", "file1.png", "x.y.z", "-a", "_", ".png", "b..c", "..", "a/b", "a:b"),
     *("http://x", "`b`", '"b"', "b)", "é", "b,", "[b]", "x" * 4100, "B.MP3"),
+    # payloads just under and over the lanes' length limit (MAX_REFERENCE_UNITS, 4096)
+    *("x" * 4080, "x" * 4086, "x" * 4090),
 ]
 
 

@@ -34,6 +34,7 @@ _REMOTE_PARTS = ("protocol", "username", "password", "hostname")
 _BLOCKED_NAMES = frozenset({"localhost", "localhost.localdomain", "metadata.google.internal"})
 _BLOCKED_SUFFIXES = (".localhost", ".local", ".internal")
 _HOST_END = frozenset("/\\?#")
+_HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 #: what a numeric host label (decimal, octal or ``0x`` hex, rules 4 and 6) starts with
 _DIGITS = frozenset("0123456789")
 # A plain https URL (see _plain_host); each label ends at a dot, so no backtracking blowup.
@@ -150,9 +151,10 @@ def check_hostname(hostname: str, *, ip_literal_first: bool = True) -> Verdict:
             "media.remote.host_blocked",
             f"host {shown} has an empty label; write a fully qualified public name",
         )
-    # Every IP literal has a colon, or a last label that starts with a digit: a name whose
-    # last label starts with a letter (".de", ".cafe") needs none of the IP parsers.
-    numeric = h[h.rfind(".") + 1] in _DIGITS
+    # An IP literal without a colon ends in a numeric label, which starts with a digit and
+    # ends with a hex digit (a bracketed one ends with "]": the parsers are not asked, as
+    # before): a name whose last label starts with a letter (".de", ".cafe") needs none.
+    numeric = h[-1] in _HEXDIGITS and h[h.rfind(".") + 1] in _DIGITS
     if ip_literal_first and (numeric or ":" in h):
         literal = _ip_literal_verdict(h, shown)
         if literal is not None:
