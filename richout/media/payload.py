@@ -200,7 +200,7 @@ def _captioned(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -> bo
     The first token cannot be rooted (:func:`~richout.media.regroup.may_be_rooted`) and
     starts no quoted list or quoted value, so no word joins it, and no word joins another
     (a word is never rooted): each token is a part (§6.6). The token is judged as a part
-    (:func:`~richout.media.fates.part_fate`); each word is left visible. With the token
+    (as :func:`~richout.media.fates.part_fate` does); each word is left visible. With the token
     accepted and the payload not looking local, neither the spaced-path rescue nor the
     fallback runs.
     """
@@ -210,14 +210,16 @@ def _captioned(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -> bo
     trimmed = js_trim(p)
     if looks_local(trimmed) or strip_file_prefix(trimmed) != trimmed:
         return False
-    cl = Cleaner(p)
-    fx, fy, cut, kind = part_fate(p, cl, a, b, judge, bare=False)
-    if kind != ACCEPTED:
+    # part_fate's steps for a token that is no plain path (it would be rooted) and starts
+    # with no quote: clean, then ask §7 (a word is refused there). A refusal is left to the
+    # general steps, which find the judge's answer memoised.
+    ca, cb, cut = Cleaner(p).bounds(a, b)
+    if not judge.ok(p[ca:cb], True, False):
         return False
     words = split_parts(p)[1:]
     res.parts = 1 + len(words)
     res.value_bounds = (a, words[-1][1])
-    res.accepted = [Item(p[a + fx : a + fy], a, b, cut, "part", False, p[a + fy : b])]
+    res.accepted = [Item(p[ca:cb], a, b, cut, "part", False, p[cb:b])]
     res.leftovers = words
     res.rejected = [(x, y, p[x:y], True, True) for x, y in words]
     return True
