@@ -112,8 +112,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     parts that look like media sources are counted and hidden where the profile says so
     (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`, one of
     words and spaces :func:`_words_only`, one of plain absolute paths :func:`_paths_only`,
-    a path written with spaces :func:`_spaced_path`, an accepted reference followed by words
-    :func:`_captioned`.
+    a path written with spaces :func:`_spaced_path`.
     """
     if judge is None:
         judge = Judge()
@@ -128,15 +127,11 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         if max(b - a for a, b in tokens) <= MAX_REFERENCE_UNITS:
             return _paths_only(p, tokens, res)
     if n <= MAX_REFERENCE_UNITS:
-        # The shape lanes below read a payload as long as one reference at most: a regex
-        # repeat costs about 0.1 µs a token, and a megabyte payload is the general
-        # steps' (or tokens_apart's) to read.
+        # The shape lane reads a payload as long as one reference at most: a regex repeat
+        # costs about 0.1 µs a token, and a megabyte payload is the general steps' to read.
         spaced = _SPACED_PATH.fullmatch(p)
         if spaced is not None and ".." not in p:
             return _spaced_path(p, spaced, res)
-        captioned = _CAPTIONED.fullmatch(p)
-        if captioned is not None and _captioned(p, captioned, judge, res):
-            return res
     return _read_payload(p, judge, res)
 
 
@@ -193,36 +188,49 @@ def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
 _CAPTIONED = re.compile(f"[ \t]*([^{JS_WS_CLASS}]+)(?:[ \t]+[{WORD_CHARS}]+)+[ \t]*")
 
 
-def _captioned(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
-    """The steps for a :data:`_CAPTIONED` payload whose first token §7 accepts and which
-    does not look local; False (``res`` untouched) for any other, left to the general steps.
+def _caption_parts(
+    p: str, cl: Cleaner, judge: Judge, res: PayloadResult
+) -> tuple[list[Item], list[tuple[int, int]], list[tuple[int, int]]] | None:
+    """§6.6-§6.7 for a :data:`_CAPTIONED` payload (at most ``MAX_REFERENCE_UNITS`` long)
+    whose first token cannot be rooted and starts no quoted list or value: the accepted
+    items, the visible leftovers and the bounds of every part after the first, with ``res``
+    filled as ``_read_parts`` and ``_judge_parts`` fill it; None for any other payload.
 
-    The first token cannot be rooted (:func:`~richout.media.regroup.may_be_rooted`) and
-    starts no quoted list or quoted value, so no word joins it, and no word joins another
-    (a word is never rooted): each token is a part (§6.6). The token is judged as a part
-    (as :func:`~richout.media.fates.part_fate` does); each word is left visible. With the token
-    accepted and the payload not looking local, neither the spaced-path rescue nor the
-    fallback runs.
+    No word joins that token (it is not rooted, :func:`~richout.media.regroup.may_be_rooted`)
+    and no word joins another (a word is never rooted): each token is a part. The token's
+    fate is read as ``_judge_parts`` reads it (:func:`~richout.media.fates.part_fate`);
+    each word is left visible. The rescue and the fallback are the general steps'.
     """
+    if len(p) > MAX_REFERENCE_UNITS:
+        return None  # a regex repeat per token: a megabyte payload is tokens_apart's
+    m = _CAPTIONED.fullmatch(p)
+    if m is None:
+        return None
     a, b = m.span(1)
     if p[a] in LIST_OPEN or may_be_rooted(p, a):
-        return False
-    trimmed = js_trim(p)
-    if looks_local(trimmed) or strip_file_prefix(trimmed) != trimmed:
-        return False
-    # part_fate's steps for a token that is no plain path (it would be rooted) and starts
-    # with no quote: clean, then ask §7 (a word is refused there). A refusal is left to the
-    # general steps, which find the judge's answer memoised.
-    ca, cb, cut = Cleaner(p).bounds(a, b)
-    if not judge.ok(p[ca:cb], True, False):
-        return False
+        return None
     words = split_parts(p)[1:]
+    res.unwrapped = None
+    res.quoted_list = False
     res.parts = 1 + len(words)
     res.value_bounds = (a, words[-1][1])
-    res.accepted = [Item(p[ca:cb], a, b, cut, "part", False, p[cb:b])]
-    res.leftovers = words
-    res.rejected = [(x, y, p[x:y], True, True) for x, y in words]
-    return True
+    fx, fy, cut, kind = part_fate(p, cl, a, b, judge, bare=False)
+    candidate = p[a + fx : a + fy]
+    accepted: list[Item] = []
+    leftovers: list[tuple[int, int]] = []
+    if kind == ACCEPTED:
+        accepted.append(Item(candidate, a, b, cut, "part", False, p[a + fy : b]))
+    elif kind == COUNTED:
+        res.counted.append((a, b, candidate))
+        res.rejected.append((a, b, candidate, True, False))
+    elif kind == LEFT:
+        leftovers.append((a, b))
+        res.rejected.append((a, b, candidate, True, True))
+    else:
+        res.rejected.append((a, b, candidate, True, False))
+    leftovers += words
+    res.rejected += [(x, y, p[x:y], True, True) for x, y in words]
+    return accepted, leftovers, words
 
 
 def is_words_payload(p: str) -> bool:
@@ -254,10 +262,14 @@ def _words_only(p: str, res: PayloadResult) -> PayloadResult:
 
 
 def _read_payload(p: str, judge: Judge, res: PayloadResult, *, lane: bool = True) -> PayloadResult:
-    """:func:`analyse_payload` by the general steps; with ``lane``, a payload of many tokens
-    none of which can join another is read by :func:`~richout.media.fates.tokens_apart`."""
+    """:func:`analyse_payload` by the general steps; with ``lane``, a reference followed by
+    words (:func:`_caption_parts`) and a payload of many tokens none of which can join
+    another (:func:`~richout.media.fates.tokens_apart`) find their parts' fates without
+    regrouping."""
     cl = Cleaner(p)
-    apart = tokens_apart(p, cl, judge, res) if lane else None
+    apart = None
+    if lane:
+        apart = _caption_parts(p, cl, judge, res) or tokens_apart(p, cl, judge, res)
     later: Iterable[tuple[int, int]]
     if apart is not None:
         accepted, leftovers, later = apart
