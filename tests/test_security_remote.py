@@ -471,7 +471,7 @@ HOSTNAME_TABLE: list[tuple[str, Verdict]] = [
     ("256.1.1.1", IP),
     ("1.2.3.04", IP),
     ("8.8.8.8.", OK),
-    # One pair of brackets is removed (§8.1): what is left is no legacy literal.
+    # One pair of brackets is removed (§8.1): what is left is no legacy IPv4 literal.
     ("[[127.1]]", OK),
     ("[[0x7f.1]]", OK),
     ("1.2.3.4.5", OK),

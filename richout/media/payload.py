@@ -153,8 +153,8 @@ def _paths_only(p: str, tokens: list[tuple[int, int]], res: PayloadResult) -> Pa
 
 #: A rooted path written with spaces: a plain path from ``/`` or ``~/``, then blank-separated
 #: names (word characters, ``.`` and ``-``, not starting with ``.``), blanks around. Group 1
-#: is the first token, group 2 the rest. Blanks and names share no character, so the
-#: regex backtracks at most once per run.
+#: is the first token, group 2 the rest. Blanks and names share no character, so a
+#: failed match gives each run back at once: the cost stays linear.
 _SPACED_PATH = re.compile(
     f"[ \t]*((?:/|~/)[{PLAIN_PATH_CHARS}]*)((?:[ \t]+[{WORD_CHARS}][{PLAIN_PATH_CHARS[:-1]}]*)+)"
     "[ \t]*"

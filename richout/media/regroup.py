@@ -84,7 +84,8 @@ def plain_path_run(s: str, a: int, b: int) -> bool:
 def may_be_rooted(p: str, ts: int) -> bool:
     """Could the cleaned value of a part starting at ``ts`` start at a root (§6.6)? Not when
     its first character rules it out (:data:`_MAYBE_ROOTED`), nor when it starts with an
-    ASCII letter that begins no ``X:`` drive and no ``file:`` prefix (any letter case)."""
+    ASCII letter followed by no colon (a drive: broader than ``X:/`` or ``X:\\``, on
+    purpose) and begins no ``file:`` prefix (any letter case)."""
     c = p[ts]
     if c in _MAYBE_ROOTED:
         return True

@@ -152,8 +152,8 @@ def check_hostname(hostname: str, *, ip_literal_first: bool = True) -> Verdict:
             f"host {shown} has an empty label; write a fully qualified public name",
         )
     # An IP literal without a colon ends in a numeric label, which starts with a digit and
-    # ends with a hex digit (a bracketed one ends with "]": the parsers are not asked, as
-    # before): a name whose last label starts with a letter (".de", ".cafe") needs none.
+    # ends with a hex digit; a host still ending in "]" after normalising is never asked,
+    # as before. A name whose last label starts with a letter (".de", ".cafe") needs none.
     numeric = h[-1] in _HEXDIGITS and h[h.rfind(".") + 1] in _DIGITS
     if ip_literal_first and (numeric or ":" in h):
         literal = _ip_literal_verdict(h, shown)
