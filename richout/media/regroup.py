@@ -140,8 +140,8 @@ def regroup(
     """MEDIA §6.6: merge tokens into parts; each part is ``[start, end, absorbed]``.
 
     A token can only join a part whose cleaned value starts at a root; a part whose first
-    characters rule that out (:func:`may_be_rooted`) skips the question.
-    Tokens are judged through :func:`token_facts`, once per distinct text.
+    characters rule that out (:func:`may_be_rooted`) skips the question. Tokens are judged
+    through :func:`token_facts`, once per distinct text.
     """
     parts: list[list[int]] = []
     memo: dict[str, tuple[int, int, bool, bool]] = {}
