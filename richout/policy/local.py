@@ -34,7 +34,8 @@ _SEGMENT_SPLIT = re.compile(r"[/\\]")
 
 def strip_file_prefix(s: str) -> str:
     """MEDIA §1.7: remove one leading ``file:`` (+ optional ``//``), ASCII case-insensitive."""
-    if len(s) >= 5 and s[4] == ":" and s[:4].isascii() and s[:4].lower() == "file":
+    # s[3] first: most strings with a colon there are http: URLs, which it turns away.
+    if len(s) >= 5 and s[4] == ":" and s[3] in "eE" and s[:4].isascii() and s[:4].lower() == "file":
         return s[7:] if s[5:7] == "//" else s[5:]
     return s
 

@@ -298,6 +298,10 @@ def remote_ok(url: str, *, ip_literal_first: bool = True) -> bool:
     """``check_remote(url).ok``, deciding a plain URL by its host alone whichever the answer
     (a refused plain host, such as ``localhost`` or ``192.168.1.20``, needs no WHATWG parse
     when no reason is asked for)."""
+    if url[4:5] == ":" and ascii_lower(url[:7]) == "http://":
+        # http:// is refused whatever follows (as _check_remote_full says): no regex pass,
+        # no parse and no reason built for the many http:// references a reply can hold.
+        return False
     host = _plain_host(url)
     if host is not None:
         return check_hostname(host, ip_literal_first=ip_literal_first).ok
