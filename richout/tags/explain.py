@@ -315,10 +315,10 @@ def explain_reply_malformed(
     sink: Sink,
     to_input: OffsetMap,
     ends: Ends,
-) -> None:
-    """tag.malformed for a reply head at ``p`` (stage offsets) that forms no tag."""
-    if not sink.explain:
-        return
+) -> tuple[str, int, int]:
+    """The tag.malformed finding for a reply head at ``p`` (stage offsets) that forms no
+    tag, as a row of :meth:`Sink.malformed_worded`: its message and its range in input
+    offsets (the caller hands a run of them to the sink at once)."""
     if head.kind == "current":
         reason = malformed_reason(text, head.value_start)
         fix = "[[reply_to_current]]"
@@ -335,10 +335,10 @@ def explain_reply_malformed(
         else:
             reason = "the id contains a line feed"
     end = ends(p)
+    words = sink.malformed_words(clip(text, p, end), fix, reason)
     if to_input is identity:
-        sink.malformed(p, end, clip(text, p, end), fix, reason)
-    else:
-        sink.malformed(to_input(p), end_in_input(to_input, p, end), clip(text, p, end), fix, reason)
+        return words, p, end
+    return words, to_input(p), end_in_input(to_input, p, end)
 
 
 def unknown_stage(text: str, code: StageCode, sink: Sink, to_input: OffsetMap) -> None:

@@ -23,7 +23,7 @@ from richout.grammar import load_grammar
 
 if TYPE_CHECKING:
     from lark import Token, Tree
-from richout.text.chars import JS_WS_CLASS, js_trim
+from richout.text.chars import JS_WS_CLASS, JS_WS_SET, js_trim
 
 __all__ = [
     "AUDIO_HEAD",
@@ -88,6 +88,8 @@ class TagMatch(NamedTuple):
 
 def ws_end(text: str, pos: int) -> int:
     """First offset at or after ``pos`` that is not JavaScript whitespace."""
+    if text[pos : pos + 1] not in JS_WS_SET:
+        return pos  # most heads are followed by no whitespace: no regex call
     m = _WS_RUN.match(text, pos)
     return pos if m is None else m.end()
 

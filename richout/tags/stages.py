@@ -101,6 +101,10 @@ def reply_stage(
     resume = 0
     ends = Ends(text)
     explain = sink.explain
+    # The malformed heads since the last tag, handed to the sink as one run before its next
+    # call (the sink's order is the text's): a run of 95k unclosed openers paid two calls
+    # and a dedupe key per head.
+    malformed: list[tuple[str, int, int]] = []
     for m in REPLY_HEAD.finditer(text):
         p = m.start()
         if p < resume:
@@ -111,10 +115,15 @@ def reply_stage(
         tag = reader.read_head(p, head)
         if tag is None:
             if explain and not code.in_code(p):
-                explain_reply_malformed(
-                    text, p, head=head, reader=reader, sink=sink, to_input=to_input, ends=ends
+                malformed.append(
+                    explain_reply_malformed(
+                        text, p, head=head, reader=reader, sink=sink, to_input=to_input, ends=ends
+                    )
                 )
             continue
+        if malformed:
+            sink.malformed_worded(malformed)
+            malformed = []
         resume = tag.end
         in_start, in_end = to_input(p), end_in_input(to_input, p, tag.end)
         if code.in_code(p):
@@ -136,4 +145,6 @@ def reply_stage(
                 to_input(id_start), end_in_input(to_input, id_start, id_end), id_text, id_
             )
         found.append(FoundReply(tag, in_start, in_end, id_ or None))
+    if malformed:
+        sink.malformed_worded(malformed)
     return found

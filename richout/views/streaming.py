@@ -313,12 +313,25 @@ class StreamingParser:
         malformed prefix removed at ``finish`` is explained by its own record.
         """
         out = []
+        # _diag written out: a part held to the end can carry 95k findings.
+        line_col = self._fed.line_col
         for start, code, end, severity, message, _field in found:
             if code == "tag.current_without_id":
                 continue
             if code == "tag.malformed" and prefix_at is not None and start == prefix_at:
                 continue
-            out.append(self._diag(code, severity, message, base + start, base + end))
+            line, column = line_col(base + start)
+            out.append(
+                diagnostic(
+                    code,
+                    severity,
+                    message,
+                    start=base + start,
+                    end=base + end,
+                    line=line,
+                    column=column,
+                )
+            )
         return out
 
     def _explain_prefix(
