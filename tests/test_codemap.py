@@ -384,6 +384,27 @@ def test_one_line_answers_equal_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
 
 
+@settings(max_examples=2500, deadline=None)
+@given(st.lists(st.sampled_from(_LINE_PIECES), min_size=1, max_size=14).map("".join))
+def test_one_line_spans_answer_as_the_full_parse(text: str) -> None:
+    """Where one_line_spans answers, every offset is in a span exactly when the parse
+    puts it in code (the tag stages answer a streamed part's questions from them)."""
+    found = _fresh(text).one_line_spans()
+    if found is None:
+        return
+    full = _fresh(text).full()
+    for pos in range(len(text)):
+        assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
+
+
+def test_one_line_spans_only_for_one_plain_line() -> None:
+    assert _fresh("[[reply_to_current]] ``b`` `a` x").one_line_spans() == [(21, 26), (27, 30)]
+    assert _fresh("no code here").one_line_spans() == []
+    # A second line, a block opener, or a pairing the parse must decide: no spans.
+    for text in ("`a`\nb", "`a`\rb", "# `a`", "    `a`", "<b>`a`</b>", "[x](`y`)"):
+        assert _fresh(text).one_line_spans() is None, text
+
+
 def test_one_line_shortcut_is_taken() -> None:
     # Not vacuous: a plain line with code spans is answered without the fence scan.
     cm = _fresh("[[reply_to_current]] ``b`` `a` x")

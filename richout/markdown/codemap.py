@@ -170,6 +170,18 @@ class CodeMap:
                 return piece[0].in_code(pos - piece[1])
         return self.full().in_code(pos)
 
+    def one_line_spans(self) -> list[tuple[int, int]] | None:
+        """The code spans of a text that is one line opening no block (a streamed part, most
+        often): a position is in code exactly when one of them holds it, as :meth:`in_code`
+        answers there. None for any other text, or when only the parse can pair its
+        backticks. Asked by a caller with many positions to test on one short text."""
+        if not self._needs:
+            return []
+        text = self.text
+        if self._full is not None or "\n" in text or "\r" in text or LINE_STARTER.match(text):
+            return None
+        return self._pair_backticks(text)
+
     def block_to_end(self, pos: int) -> bool | None:
         """Does the fenced block holding ``pos`` run to the end of the text?
 

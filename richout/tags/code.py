@@ -25,6 +25,7 @@ import re
 
 from richout.markdown.codemap import CodeMap
 from richout.markdown.linescan import CONTAINERISH
+from richout.markdown.spans import in_spans
 from richout.tags.scan import Finder
 from richout.text.chars import contains
 
@@ -48,6 +49,8 @@ class StageCode:
         "_lines",
         "_map",
         "_no_code",
+        "_one_line",
+        "_one_line_asked",
         "_prefix",
         "_ticks",
         "text",
@@ -69,6 +72,10 @@ class StageCode:
         self._prefix = (-1, 0, False)
         # No backtick, fence run, tab or four spaces: no code region anywhere.
         self._no_code: bool | None = None
+        # The map's code spans of a one-line text (CodeMap.one_line_spans); None: not asked
+        # yet, or the text is not such a line.
+        self._one_line: list[tuple[int, int]] | None = None
+        self._one_line_asked = False
 
     def map(self) -> CodeMap:
         """The code map of the text (built once)."""
@@ -161,11 +168,19 @@ class StageCode:
             no_code = self._no_code = "`" not in self.text and self.inline_only()
         if no_code:
             return False  # asked once per tag head: a run of 80k heads asks 80k times
-        codes = self._map
-        if (codes is not None and codes.parsed) or self.text.startswith("`", pos):
-            return self.map().in_code(pos)
-        if self._maybe_inline(pos):
-            return self.map().in_code(pos)
+        spans = self._one_line
+        if spans is None and not self._one_line_asked:
+            # A one-line text (a streamed part, most often) pairs its backticks once and
+            # answers every question from the spans: the checks below, then the map, cost
+            # four calls per tag. Asked once: pairing a long line is linear in the line.
+            self._one_line_asked = True
+            if not self.map().parsed:
+                spans = self._one_line = self.map().one_line_spans()
+        if spans is not None:
+            return in_spans(spans, pos, len(self.text))
+        codes = self.map()
+        if codes.parsed or self.text.startswith("`", pos) or self._maybe_inline(pos):
+            return codes.in_code(pos)
         # Not in an inline span: only a block can hold it.
         if self.inline_only():
             return False
@@ -175,7 +190,6 @@ class StageCode:
         if self._lines is None:
             self._lines = Finder(self.text, "\n")
         end = self._lines.find(pos)
-        codes = self.map()
         return codes.line_in_block(start, end) and codes.in_code(pos)
 
     def owns_tail(self, content_end: int) -> bool:
