@@ -397,6 +397,35 @@ def test_one_line_spans_answer_as_the_full_parse(text: str) -> None:
         assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
 
 
+# Plain lines: backtick runs between words and tags, nothing that changes pairing, so only
+# a line starter (spaces then ```) keeps one_line_spans from answering.
+_PLAIN_LINE = st.lists(
+    st.sampled_from(["`", "``", "```", "a", " ", "b c", "[[reply_to_current]]"]),
+    min_size=1,
+    max_size=16,
+).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_PLAIN_LINE)
+def test_plain_line_spans_answer_as_the_full_parse(text: str) -> None:
+    found = _fresh(text).one_line_spans()
+    assert (found is None) == bool(spans.LINE_STARTER.match(text)), text
+    if found is None:
+        return
+    full = _fresh(text).full()
+    for pos in range(len(text) + 1):
+        assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
+
+
+@pytest.mark.parametrize("text", ["     -", "\t_a\ufeff", "    code", "\t[a](`b`)", "x\n    y"])
+def test_the_end_of_an_indented_text_is_asked_of_the_parse(text: str) -> None:
+    # The offset just past the text: the indented-line shortcut read text[pos] there and
+    # raised IndexError (found in review, 2026-12-03).
+    n = len(text)
+    assert _fresh(text).in_code(n) == _fresh(text).full().in_code(n)
+
+
 def test_one_line_spans_only_for_one_plain_line() -> None:
     assert _fresh("[[reply_to_current]] ``b`` `a` x").one_line_spans() == [(21, 26), (27, 30)]
     assert _fresh("no code here").one_line_spans() == []

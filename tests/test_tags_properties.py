@@ -562,15 +562,27 @@ one_line_texts = st.lists(
 ).map("".join)
 
 
+plain_lines = st.lists(
+    st.sampled_from(["`", "``", "a", " ", "b c", "[[reply_to_current]]", "[[audio_as_voice]]"]),
+    min_size=1,
+    max_size=16,
+).map("".join)
+
+
 @settings(max_examples=400, deadline=None)
-@given(text=one_line_texts, data=st.data())
+@given(text=one_line_texts | plain_lines, data=st.data())
 def test_stage_code_answers_a_line_like_the_full_parse(text: str, data: st.DataObject) -> None:
     """A one-line text (a streamed part) is answered from its spans, in any order of
-    questions, as the full parse answers."""
+    questions, as the full parse answers; also when another reader of the same map has it
+    parsed in between."""
     full = CodeMap(text).full()
-    positions = data.draw(st.permutations(range(len(text))), label="order")
-    code = StageCode(text)
-    for pos in positions:
+    positions = data.draw(st.permutations(range(len(text) + 1)), label="order")
+    parse_at = data.draw(st.integers(0, len(positions)), label="parse at")
+    shared = CodeMap(text)
+    code = StageCode(text, shared)
+    for i, pos in enumerate(positions):
+        if i == parse_at:
+            shared.full()
         assert code.in_code(pos) == full.in_code(pos), pos
 
 

@@ -173,14 +173,20 @@ class CodeMap:
     def one_line_spans(self) -> list[tuple[int, int]] | None:
         """The code spans of a text that is one line opening no block (a streamed part, most
         often): a position is in code exactly when one of them holds it, as :meth:`in_code`
-        answers there. None for any other text, or when only the parse can pair its
-        backticks. Asked by a caller with many positions to test on one short text."""
+        answers there. None for any other text, when only the parse can pair its
+        backticks, or once the text is parsed (then :meth:`in_code` reads the parse). Asked
+        by a caller with many positions to test on one short text."""
         if not self._needs:
             return []
         text = self.text
         if self._full is not None or "\n" in text or "\r" in text or LINE_STARTER.match(text):
             return None
-        return self._pair_backticks(text)
+        spans = self._pair_backticks(text)
+        if spans is not None:
+            # Kept as _fast_in_code keeps them: a later in_code on this map pairs nothing.
+            self._para_spans[0] = spans
+            self._last_line = (0, 0, spans)
+        return spans
 
     def block_to_end(self, pos: int) -> bool | None:
         """Does the fenced block holding ``pos`` run to the end of the text?
@@ -377,8 +383,8 @@ class CodeMap:
             return in_spans(spans, pos, n)
         if indent_columns(text, line_start) >= 4:
             indented = self._indented_line(line_start)
-            if indented is None or (indented and text[pos] in "\r\n"):
-                return None  # the block's end is exact only in the parse
+            if indented is None or (indented and text[pos : pos + 1] in ("", "\r", "\n")):
+                return None  # the block's end (or the text's) is exact only in the parse
             if indented:
                 return True
             # A lazy continuation line: its paragraph decides, below.

@@ -174,7 +174,8 @@ class StageCode:
             # answers every question from the spans: the checks below, then the map, cost
             # four calls per tag. Asked once: pairing a long line is linear in the line.
             self._one_line_asked = True
-            if not self.map().parsed:
+            text = self.text
+            if "\n" not in text and "\r" not in text and not self.map().parsed:
                 spans = self._one_line = self.map().one_line_spans()
         if spans is not None:
             return in_spans(spans, pos, len(self.text))

@@ -39,9 +39,9 @@ __all__ = [
     "Sink",
     "clip",
     "explain_precedence",
-    "explain_reply_malformed",
     "identity",
     "malformed_reason",
+    "reply_malformed_row",
     "unknown_stage",
 ]
 
@@ -306,7 +306,7 @@ class Recorder(Sink):
             claimed.extend((to_input(s), end_in_input(to_input, s, e)) for s, e in self.claimed)
 
 
-def explain_reply_malformed(
+def reply_malformed_row(
     text: str,
     p: int,
     *,

@@ -88,7 +88,7 @@ class TagMatch(NamedTuple):
 
 def ws_end(text: str, pos: int) -> int:
     """First offset at or after ``pos`` that is not JavaScript whitespace."""
-    if text[pos : pos + 1] not in JS_WS_SET:
+    if 0 <= pos < len(text) and text[pos] not in JS_WS_SET:
         return pos  # most heads are followed by no whitespace: no regex call
     m = _WS_RUN.match(text, pos)
     return pos if m is None else m.end()

@@ -18,8 +18,8 @@ from richout.tags.explain import (
     Ends,
     Sink,
     clip,
-    explain_reply_malformed,
     malformed_reason,
+    reply_malformed_row,
 )
 from richout.tags.scan import (
     AUDIO_HEAD,
@@ -116,7 +116,7 @@ def reply_stage(
         if tag is None:
             if explain and not code.in_code(p):
                 malformed.append(
-                    explain_reply_malformed(
+                    reply_malformed_row(
                         text, p, head=head, reader=reader, sink=sink, to_input=to_input, ends=ends
                     )
                 )
