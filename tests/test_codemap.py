@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from richout.markdown import spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
+from richout.tags.code import StageCode
 
 _PIECES = [
     "```",
@@ -400,7 +401,9 @@ def test_one_line_spans_answer_as_the_full_parse(text: str) -> None:
 # Plain lines: backtick runs between words and tags, nothing that changes pairing, so only
 # a line starter (spaces then ```) keeps one_line_spans from answering.
 _PLAIN_LINE = st.lists(
-    st.sampled_from(["`", "``", "```", "a", " ", "b c", "[[reply_to_current]]"]),
+    st.sampled_from(
+        ["`", "``", "```", "a", " ", "b c", "[[reply_to_current]]", "[[audio_as_voice]]"]
+    ),
     min_size=1,
     max_size=16,
 ).map("".join)
@@ -424,6 +427,35 @@ def test_the_end_of_an_indented_text_is_asked_of_the_parse(text: str) -> None:
     # raised IndexError (found in review, 2026-12-03).
     n = len(text)
     assert _fresh(text).in_code(n) == _fresh(text).full().in_code(n)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LINE_PIECES), min_size=1, max_size=14).map("".join) | _PLAIN_LINE,
+    st.data(),
+)
+def test_stage_code_answers_a_line_like_the_full_parse(text: str, data: st.DataObject) -> None:
+    """The tag stages' questions about a one-line text (a streamed part), answered from its
+    spans in any order, are the full parse's answers; also when another reader of the same
+    map has it parsed in between."""
+    full = _fresh(text).full()
+    positions = data.draw(st.permutations(range(len(text) + 1)), label="order")
+    parse_at = data.draw(st.integers(0, len(positions)), label="parse at")
+    shared = _fresh(text)
+    code = StageCode(text, shared)
+    for i, pos in enumerate(positions):
+        if i == parse_at:
+            shared.full()
+        assert code.in_code(pos) == full.in_code(pos), (text, pos)
+
+
+def test_stage_code_keeps_a_lines_spans() -> None:
+    # Not vacuous: the spans of a streamed part are paired once and answer every question.
+    text = "`a` [[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b``"
+    code = StageCode(text)
+    assert [code.in_code(p) for p in (1, 4, 27, 31, 40)] == [True, False, True, True, False]
+    assert code._one_line == [(0, 3), (25, 30), (31, 34), (56, 61)]
+    assert not code.map().parsed
 
 
 def test_one_line_spans_only_for_one_plain_line() -> None:

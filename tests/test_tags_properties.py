@@ -555,46 +555,6 @@ def test_stage_code_answers_like_the_full_parse(text: str, data: st.DataObject |
         assert StageCode(text).owns_tail(content_end) == want
 
 
-one_line_texts = st.lists(
-    st.sampled_from([m for m in _MARKDOWN if "\n" not in m and "\r" not in m]),
-    min_size=1,
-    max_size=20,
-).map("".join)
-
-
-plain_lines = st.lists(
-    st.sampled_from(["`", "``", "a", " ", "b c", "[[reply_to_current]]", "[[audio_as_voice]]"]),
-    min_size=1,
-    max_size=16,
-).map("".join)
-
-
-@settings(max_examples=400, deadline=None)
-@given(text=one_line_texts | plain_lines, data=st.data())
-def test_stage_code_answers_a_line_like_the_full_parse(text: str, data: st.DataObject) -> None:
-    """A one-line text (a streamed part) is answered from its spans, in any order of
-    questions, as the full parse answers; also when another reader of the same map has it
-    parsed in between."""
-    full = CodeMap(text).full()
-    positions = data.draw(st.permutations(range(len(text) + 1)), label="order")
-    parse_at = data.draw(st.integers(0, len(positions)), label="parse at")
-    shared = CodeMap(text)
-    code = StageCode(text, shared)
-    for i, pos in enumerate(positions):
-        if i == parse_at:
-            shared.full()
-        assert code.in_code(pos) == full.in_code(pos), pos
-
-
-def test_stage_code_keeps_a_lines_spans() -> None:
-    # Not vacuous: the spans of a streamed part are paired once and answer every question.
-    text = "`a` [[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b``"
-    code = StageCode(text)
-    assert [code.in_code(p) for p in (1, 4, 27, 31, 40)] == [True, False, True, True, False]
-    assert code._one_line == [(0, 3), (25, 30), (31, 34), (56, 61)]
-    assert not code.map().parsed
-
-
 # --------------------------------------------------------------------------- hostile input
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
