@@ -394,7 +394,7 @@ def test_one_line_spans_answer_as_the_full_parse(text: str) -> None:
     if found is None:
         return
     full = _fresh(text).full()
-    for pos in range(len(text)):
+    for pos in range(len(text) + 1):
         assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
 
 
@@ -456,6 +456,27 @@ def test_stage_code_keeps_a_lines_spans() -> None:
     assert [code.in_code(p) for p in (1, 4, 27, 31, 40)] == [True, False, True, True, False]
     assert code._one_line == [(0, 3), (25, 30), (31, 34), (56, 61)]
     assert not code.map().parsed
+
+
+@pytest.mark.pure_python(why="counts CodeMap.one_line_spans calls through a monkeypatch")
+def test_a_lines_spans_are_paired_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    cm = _fresh("`a` [[reply_to_current]] ``b``")
+    found = cm.one_line_spans()
+    assert found == [(0, 3), (25, 30)]
+    assert cm._last_line == (0, 0, found)  # the map's own later questions reuse them
+    asked: list[str] = []
+    real = CodeMap.one_line_spans
+
+    def counting(self: CodeMap) -> list[tuple[int, int]] | None:
+        asked.append(self.text)
+        return real(self)
+
+    monkeypatch.setattr(CodeMap, "one_line_spans", counting)
+    for text in ("<b>`a`</b> [[x", "`a` b `c`"):  # no spans (the parse pairs), and spans
+        code = StageCode(text)
+        for pos in range(len(text)):
+            code.in_code(pos)
+        assert asked.count(text) == 1, text
 
 
 def test_one_line_spans_only_for_one_plain_line() -> None:

@@ -183,8 +183,8 @@ class CodeMap:
             return None
         spans = self._pair_backticks(text)
         if spans is not None:
-            # Kept as _fast_in_code keeps them: a later in_code on this map pairs nothing.
-            self._para_spans[0] = spans
+            # Kept as _fast_in_code keeps a line's spans: a later in_code on this map, at any
+            # offset of its one line, pairs nothing again.
             self._last_line = (0, 0, spans)
         return spans
 

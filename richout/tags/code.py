@@ -179,9 +179,13 @@ class StageCode:
                 spans = self._one_line = self.map().one_line_spans()
         if spans is not None:
             return in_spans(spans, pos, len(self.text))
-        codes = self.map()
-        if codes.parsed or self.text.startswith("`", pos) or self._maybe_inline(pos):
-            return codes.in_code(pos)
+        codes = self._map
+        if (
+            (codes is not None and codes.parsed)
+            or self.text.startswith("`", pos)
+            or self._maybe_inline(pos)
+        ):
+            return self.map().in_code(pos)
         # Not in an inline span: only a block can hold it.
         if self.inline_only():
             return False
@@ -191,6 +195,7 @@ class StageCode:
         if self._lines is None:
             self._lines = Finder(self.text, "\n")
         end = self._lines.find(pos)
+        codes = self.map()
         return codes.line_in_block(start, end) and codes.in_code(pos)
 
     def owns_tail(self, content_end: int) -> bool:

@@ -87,7 +87,8 @@ class TagMatch(NamedTuple):
 
 
 def ws_end(text: str, pos: int) -> int:
-    """First offset at or after ``pos`` that is not JavaScript whitespace."""
+    """First offset at or after ``pos`` that is not JavaScript whitespace (``pos`` clamped to
+    the text, as :mod:`re` clamps it)."""
     if 0 <= pos < len(text) and text[pos] not in JS_WS_SET:
         return pos  # most heads are followed by no whitespace: no regex call
     m = _WS_RUN.match(text, pos)
