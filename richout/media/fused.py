@@ -302,13 +302,14 @@ def fused_split(
             audio_as_voice=audio,
             rejected_media_count=found.rejected,
         )
-    # Without a reference the walk's segments are its text, as one segment.
-    no_media = [text_segment(text)] if text else []
+    # Without a reference the walk's segments are its text, as one segment; that record is
+    # built only then (built and dropped, it cost a microsecond on most fused replies).
+    segs = segments_of(raw, cuts) if media else ([text_segment(text)] if text else [])
     return MediaSplit.lazy(
         explainer,
         text=text,
         media_urls=media,
         audio_as_voice=audio,
-        segments=segments_of(raw, cuts) if media else no_media,
+        segments=segs,
         rejected_media_count=found.rejected,
     )
