@@ -181,10 +181,16 @@ class CodeMap:
         text = self.text
         if self._full is not None or "\n" in text or "\r" in text or LINE_STARTER.match(text):
             return None
-        spans = self._pair_backticks(text)
+        return self._line_spans()
+
+    def _line_spans(self) -> list[tuple[int, int]] | None:
+        """The spans of a text that is one line opening no block, paired once as one
+        paragraph (None: only the parse can pair them), and kept as the last line answered,
+        so every later question on the line is a lookup."""
+        if 0 in self._para_spans:
+            return self._para_spans[0]
+        spans = self._para_spans[0] = self._pair_backticks(self.text)
         if spans is not None:
-            # Kept as _fast_in_code keeps a line's spans: a later in_code on this map, at any
-            # offset of its one line, pairs nothing again.
             self._last_line = (0, 0, spans)
         return spans
 
@@ -376,11 +382,8 @@ class CodeMap:
             # The text is one line that opens no block (a streamed part, most often): one
             # paragraph, as the checks below find after building the fence scan and looking
             # for the paragraph's bounds.
-            spans = self._para_spans[0] = self._pair_backticks(text)
-            if spans is None:
-                return None
-            self._last_line = (0, 0, spans)
-            return in_spans(spans, pos, n)
+            spans = self._line_spans()
+            return None if spans is None else in_spans(spans, pos, n)
         if indent_columns(text, line_start) >= 4:
             indented = self._indented_line(line_start)
             if indented is None or (indented and text[pos : pos + 1] in ("", "\r", "\n")):

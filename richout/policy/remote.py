@@ -298,9 +298,9 @@ def remote_ok(url: str, *, ip_literal_first: bool = True) -> bool:
     """``check_remote(url).ok``, deciding a plain URL by its host alone whichever the answer
     (a refused plain host, such as ``localhost`` or ``192.168.1.20``, needs no WHATWG parse
     when no reason is asked for)."""
-    if url[4:5] == ":" and ascii_lower(url[:7]) == "http://":
-        # http:// is refused whatever follows (as _check_remote_full says): no regex pass,
-        # no parse and no reason built for the many http:// references a reply can hold.
+    if _is_http(url):
+        # Refused whatever follows (as _check_remote_full says): no regex pass, no parse
+        # and no reason built for the many http:// references a reply can hold.
         return False
     host = _plain_host(url)
     if host is not None:
@@ -308,10 +308,15 @@ def remote_ok(url: str, *, ip_literal_first: bool = True) -> bool:
     return _check_remote_full(url, ip_literal_first).ok
 
 
+def _is_http(url: str) -> bool:
+    """Does ``url`` start with ``http://`` in any ASCII letter case (its fifth character
+    tested first: most references asked about are ``https://``)?"""
+    return url[4:5] == ":" and ascii_lower(url[:7]) == "http://"
+
+
 def _check_remote_full(url: str, ip_literal_first: bool) -> Verdict:
     """:func:`check_remote` through the WHATWG parser (every URL the lexical check leaves)."""
-    head = ascii_lower(url[:8])
-    if head.startswith("http://"):
+    if _is_http(url):
         # The reference rejects http: whether or not the rest parses; say the real fix.
         return Verdict(
             False,
