@@ -26,6 +26,11 @@ from richout.models import (
     edit_record,
     span_record,
 )
+from richout.models.attachments import describe
+from richout.models.base import SharedFieldsSet
+from richout.models.canvas import CanvasPreview, block_record, preview_record
+from richout.models.diagnostics import diagnostic
+from richout.models.records import media_segment, stream_chunk, text_segment
 
 # --------------------------------------------------------------------------- plain mypy
 
@@ -372,3 +377,100 @@ def test_direct_spans_and_edits_equal_trusted_ones(
         assert direct.model_fields_set == trusted.model_fields_set
         assert direct.to_wire() == trusted.to_wire()
         assert type(direct).from_wire(direct.to_wire()) == direct
+
+
+# --------------------------------------------------------------------------- shared fields sets
+
+
+def _preview(i: int) -> CanvasPreview:
+    return preview_record(
+        f"/canvas/cv_{i}",
+        view_id=f"cv_{i}",
+        title=None,
+        preferred_height=None,
+        class_name=None,
+        style=None,
+    )
+
+
+# Records built in bulk share one read-only fields set per shape (SharedFieldsSet). Each
+# entry builds a record of one builder from a number (different numbers, different records).
+_BULK_BUILDERS: dict[str, Callable[[int], Model]] = {
+    "diagnostic": lambda i: diagnostic(
+        "c", "info", f"m{i}", start=i, end=i + 1, line=1, column=i + 1
+    ),
+    "span_record": lambda i: span_record("media", i, i + 1, f"/tmp/{i}.png"),
+    "edit_record": lambda i: edit_record(i, i + 1, "x", ""),
+    "text_segment": lambda i: text_segment(f"t{i}"),
+    "media_segment": lambda i: media_segment(f"/tmp/{i}.png"),
+    "describe": lambda i: describe(f"/tmp/{i}.png"),
+    "describe_voice": lambda i: describe(f"/tmp/{i}.ogg", voice=True),
+    "stream_chunk": lambda i: stream_chunk(
+        f"t{i}",
+        reply_to_id=None,
+        reply_to_explicit_id=None,
+        reply_to_current=False,
+        reply_to_tag=False,
+        audio_as_voice=False,
+        is_silent=False,
+        raw_start=i,
+        raw_end=i + 1,
+        diagnostics=[],
+    ),
+    "preview_record": _preview,
+    "block_record": lambda i: block_record(_preview(i)),
+}
+
+
+# Every way to change a set in place, each given an argument it would otherwise accept.
+_MUTATIONS: dict[str, Callable[[set[str]], object]] = {
+    "add": lambda s: s.add("zz"),
+    "discard": lambda s: s.discard(next(iter(s))),
+    "remove": lambda s: s.remove(next(iter(s))),
+    "pop": lambda s: s.pop(),
+    "clear": lambda s: s.clear(),
+    "update": lambda s: s.update({"zz"}),
+    "intersection_update": lambda s: s.intersection_update(set()),
+    "difference_update": lambda s: s.difference_update(set(s)),
+    "symmetric_difference_update": lambda s: s.symmetric_difference_update({"zz"}),
+    "|=": lambda s: s.__ior__({"zz"}),
+    "&=": lambda s: s.__iand__(set()),
+    "-=": lambda s: s.__isub__(set(s)),
+    "^=": lambda s: s.__ixor__({"zz"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BULK_BUILDERS))
+def test_bulk_records_share_one_read_only_fields_set(name: str) -> None:
+    first, second = (_BULK_BUILDERS[name](i) for i in (1, 2))
+    assert first != second
+    shared = first.model_fields_set
+    assert isinstance(shared, SharedFieldsSet)
+    assert second.model_fields_set is shared
+    before = set(shared)
+    for mutate in _MUTATIONS.values():
+        with pytest.raises(TypeError, match=r"copy it first: set\(record.model_fields_set\)"):
+            mutate(shared)
+    assert shared == before
+    # Operations that build a new set give a plain one.
+    assert type(shared | {"zz"}) is set and "zz" not in shared
+
+
+@pytest.mark.parametrize("name", sorted(_BULK_BUILDERS))
+def test_copies_of_bulk_records_own_a_plain_fields_set(name: str) -> None:
+    record = _BULK_BUILDERS[name](1)
+    shared = record.model_fields_set
+    field = next(iter(shared))
+    copies = {
+        "copy": copy.copy(record),
+        "deepcopy": copy.deepcopy(record),
+        "pickle": pickle.loads(pickle.dumps(record)),
+        "model_copy": record.model_copy(),
+        "model_copy(update)": record.model_copy(update={field: getattr(record, field)}),
+    }
+    for how, clone in copies.items():
+        assert clone == record, how
+        owned = clone.model_fields_set
+        assert type(owned) is set and owned == shared, how
+        owned.add("zz")  # the copy's own: the shared set and the original are untouched
+        assert "zz" not in shared and record.model_fields_set is shared, how

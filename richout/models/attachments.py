@@ -24,7 +24,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from richout.models.base import Model, assembled
+from richout.models.base import Model, assembled, fields_set
 from richout.text.chars import ascii_lower
 
 __all__ = [
@@ -175,5 +175,9 @@ def describe(reference: str, *, voice: bool = False) -> Attachment:
     values = {"reference": reference, "kind": kind, "source": source, "voice": False}
     if voice and kind == "audio":
         values["voice"] = True
-        return assembled(Attachment, values, {"reference", "kind", "source", "voice"})
-    return assembled(Attachment, values, {"reference", "kind", "source"})
+        return assembled(Attachment, values, _VOICE_SET)
+    return assembled(Attachment, values, _PLAIN_SET)
+
+
+_VOICE_SET = fields_set("reference", "kind", "source", "voice")
+_PLAIN_SET = fields_set("reference", "kind", "source")

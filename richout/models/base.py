@@ -209,6 +209,54 @@ set_private: Callable[[object, dict[str, Any] | None], None] = _SLOTS[
 _M = TypeVar("_M", bound="Model")
 
 
+class SharedFieldsSet(set[str]):
+    """A ``model_fields_set`` shared by every record richout assembles with the same set
+    fields (:func:`fields_set`): read-only, and copied as a plain ``set``.
+
+    Each record used to get a set of its own: one more allocation and one more container
+    for the cyclic collector per record. A streamed part of 95k malformed tags builds a
+    diagnostic each, and the per-record sets cost about a sixth of such a stream
+    (``benchmarks/interleave.py``). Sharing is safe for pydantic itself: the models are
+    frozen, and ``copy``, ``deepcopy`` and ``model_copy`` copy the set before changing it
+    (:meth:`__copy__` gives a plain set, as does unpickling). Changing it in place would
+    change every record that shares it, so the mutating methods raise ``TypeError``.
+    """
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError(
+            "this model_fields_set is shared by every record richout built with the same "
+            "fields set and cannot be changed; copy it first: set(record.model_fields_set)"
+        )
+
+    add = discard = remove = pop = clear = _refuse
+    update = intersection_update = difference_update = symmetric_difference_update = _refuse
+    __ior__ = __iand__ = __isub__ = __ixor__ = _refuse
+
+    def __copy__(self) -> set[str]:
+        return set(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> set[str]:
+        return set(self)
+
+    def __reduce__(self) -> tuple[type[set[str]], tuple[list[str]]]:
+        # Unpickled as a plain set of the record's own, whatever pickled it.
+        return set, (list(self),)
+
+
+_SHARED_FIELDS: dict[frozenset[str], SharedFieldsSet] = {}
+
+
+def fields_set(*names: str) -> SharedFieldsSet:
+    """The one :class:`SharedFieldsSet` holding ``names`` (built on first request)."""
+    key = frozenset(names)
+    shared = _SHARED_FIELDS.get(key)
+    if shared is None:
+        shared = _SHARED_FIELDS[key] = SharedFieldsSet(key)
+    return shared
+
+
 def assembled(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M:
     """An instance of ``cls`` holding ``values`` (every field, in declaration order, of the
     declared types) with ``fields_set`` as its set fields, and no private state.
@@ -231,11 +279,7 @@ def span_record(kind: SpanKind, start: int, end: int, value: str | None) -> Span
     the generic builder merged a template per span, about 0.6 µs more each.
     ``tests/test_models.py`` compares the two.
     """
-    return assembled(
-        Span,
-        {"kind": kind, "start": start, "end": end, "value": value},
-        {"kind", "start", "end", "value"},
-    )
+    return assembled(Span, {"kind": kind, "start": start, "end": end, "value": value}, _SPAN_SET)
 
 
 def edit_record(start: int, end: int, removed: str, inserted: str) -> EditRecord:
@@ -244,8 +288,12 @@ def edit_record(start: int, end: int, removed: str, inserted: str) -> EditRecord
     return assembled(
         EditRecord,
         {"start": start, "end": end, "removed": removed, "inserted": inserted},
-        {"start", "end", "removed", "inserted"},
+        _EDIT_SET,
     )
+
+
+_SPAN_SET = fields_set("kind", "start", "end", "value")
+_EDIT_SET = fields_set("start", "end", "removed", "inserted")
 
 
 def _instance(cls: type[_M], fields: dict[str, Any], private: dict[str, Any] | None) -> _M:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from richout.errors import InvalidInput
-from richout.models.base import Model, assembled
+from richout.models.base import Model, assembled, fields_set
 
 __all__ = [
     "MAX_HEIGHT",
@@ -61,7 +61,8 @@ class CanvasBlock(Model):
 
 #: The fields a preview built by the embed rules sets (all but the three constants), as
 #: ``CanvasPreview(url=..., view_id=..., ...)`` sets them.
-_PREVIEW_SET = frozenset({"url", "view_id", "title", "preferred_height", "class_name", "style"})
+_PREVIEW_SHARED = fields_set("url", "view_id", "title", "preferred_height", "class_name", "style")
+_BLOCK_SET = fields_set("preview")
 #: Wire names of the optional preview fields, in declaration order.
 _PREVIEW_OPTIONAL = (
     ("viewId", "view_id"),
@@ -95,12 +96,12 @@ def preview_record(
         "class_name": class_name,
         "style": style,
     }
-    return assembled(CanvasPreview, values, set(_PREVIEW_SET))
+    return assembled(CanvasPreview, values, _PREVIEW_SHARED)
 
 
 def block_record(preview: CanvasPreview) -> CanvasBlock:
     """``CanvasBlock(preview=preview)``, assembled without validation."""
-    return assembled(CanvasBlock, {"type": "canvas", "preview": preview}, {"preview"})
+    return assembled(CanvasBlock, {"type": "canvas", "preview": preview}, _BLOCK_SET)
 
 
 def block_wire(block: CanvasBlock) -> dict[str, object]:

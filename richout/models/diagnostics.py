@@ -17,6 +17,7 @@ from richout.models.base import (
     Explained,
     Severity,
     Span,
+    fields_set,
     set_dict,
     set_extra,
     set_fields_set,
@@ -44,7 +45,7 @@ Finding = tuple[int, str, int, Severity, str, str | None]
 _E = TypeVar("_E", bound=Explained)
 
 _new = object.__new__
-_ALL_FIELDS = tuple(Diagnostic.model_fields)
+_ALL_SET = fields_set(*Diagnostic.model_fields)
 _BY_START_CODE = itemgetter(0, 1)
 
 
@@ -79,7 +80,7 @@ def diagnostic(
             "field": field,
         },
     )
-    set_fields_set(obj, set(_ALL_FIELDS))
+    set_fields_set(obj, _ALL_SET)
     set_extra(obj, None)
     set_private(obj, None)
     return obj

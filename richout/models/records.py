@@ -9,7 +9,7 @@ from pydantic import (
 )
 
 from richout.models.attachments import Attachment, describe
-from richout.models.base import Diagnostic, Explained, Model, assembled
+from richout.models.base import Diagnostic, Explained, Model, assembled, fields_set
 from richout.models.canvas import CanvasBlock, CanvasPreview
 
 __all__ = [
@@ -42,13 +42,17 @@ def text_segment(text: str) -> Segment:
     template per record (:func:`~richout.models.base.assembled`; ``tests/test_fused.py``
     compares them).
     """
-    return assembled(Segment, {"type": "text", "text": text, "url": None}, {"type", "text"})
+    return assembled(Segment, {"type": "text", "text": text, "url": None}, _TEXT_SET)
 
 
 def media_segment(url: str) -> Segment:
     """``Segment.trusted(type="media", url=url)``, assembled directly (see
     :func:`text_segment`)."""
-    return assembled(Segment, {"type": "media", "text": None, "url": url}, {"type", "url"})
+    return assembled(Segment, {"type": "media", "text": None, "url": url}, _MEDIA_SET)
+
+
+_TEXT_SET = fields_set("type", "text")
+_MEDIA_SET = fields_set("type", "url")
 
 
 class MediaSplit(Explained):
@@ -190,7 +194,7 @@ class StreamChunk(Model):
 
 
 #: Every field of a StreamChunk, as the streaming parser sets them all.
-_CHUNK_FIELDS = frozenset(StreamChunk.model_fields)
+_CHUNK_SET = fields_set(*StreamChunk.model_fields)
 
 
 def stream_chunk(
@@ -220,4 +224,4 @@ def stream_chunk(
         "raw_end": raw_end,
         "diagnostics": diagnostics,
     }
-    return assembled(StreamChunk, values, set(_CHUNK_FIELDS))
+    return assembled(StreamChunk, values, _CHUNK_SET)
