@@ -100,6 +100,43 @@ def test_work_grows_linearly(family: str) -> None:
         assert ratio < 12, f"{op} on {family}: 8x the input made {ratio:.1f}x the calls"
 
 
+@pytest.mark.pure_python(why="replaces a function that compiled callers call directly")
+@pytest.mark.parametrize(
+    ("text", "parses"),
+    [
+        # "<" that opens no autolink holding a backtick: the spans pair without the parser
+        ("`a` [[reply_to_current]] List<T> ``b`` <b> " * 500, 0),
+        ("a < `b` [[audio_as_voice]] > c <http://x> " * 500, 0),
+        # an autolink holding a backtick hides it from the pairing: only the parser can tell
+        ("`a` [[reply_to_current]] <http://x`y> `b` " * 500, 1),
+    ],
+)
+def test_angle_brackets_beside_code_spans_parse_only_when_they_decide(
+    text: str, parses: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One line of code spans and tags with a ``<`` in it: the code parser runs with HTML
+    off, so only an autolink holding a backtick can change which backticks pair, and only
+    then is the line parsed (once, by the pipelines that ask). A 1 MB line of such tags
+    and spans took 1.5 s in the parser."""
+    from richout.markdown import codemap
+
+    count = 0
+    real = codemap.parse_code
+
+    def counting(chunk: str, **kwargs: Any) -> Any:
+        nonlocal count
+        count += 1
+        return real(chunk, **kwargs)
+
+    monkeypatch.setattr(codemap, "parse_code", counting)
+    counts = {}
+    for op, fn in {**_ops(None), "strip": richout.delivery_strip}.items():
+        count = 0
+        fn(text)
+        counts[op] = count
+    assert max(counts.values()) == parses, counts
+
+
 @pytest.mark.pure_python(why="replaces a method that compiled callers call directly")
 @pytest.mark.parametrize(
     "family", ["malformed_reply_tags_one_line", "malformed_current_tags_one_line"]
