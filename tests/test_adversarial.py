@@ -102,22 +102,28 @@ def test_work_grows_linearly(family: str) -> None:
 
 @pytest.mark.pure_python(why="replaces a function that compiled callers call directly")
 @pytest.mark.parametrize(
-    ("text", "parses"),
+    ("text", "decides"),
     [
         # "<" that opens no autolink holding a backtick: the spans pair without the parser
-        ("`a` [[reply_to_current]] List<T> ``b`` <b> " * 500, 0),
-        ("a < `b` [[audio_as_voice]] > c <http://x> " * 500, 0),
-        # an autolink holding a backtick hides it from the pairing: only the parser can tell
-        ("`a` [[reply_to_current]] <http://x`y> `b` " * 500, 1),
+        ("`a` [[reply_to_current]] List<T> ``b`` <b> " * 500, False),
+        ("a < `b` [[audio_as_voice]] > c <http://x> " * 500, False),
+        # escapes other than of a backtick, pipes, "]:" after the line's start
+        ("`a` [[reply_to_current]] C:\\dir ``b`` a\\b x | y a]: b " * 500, False),
+        # an autolink holding a backtick hides it from the pairing, an escaped backtick
+        # pairs with none: only the parser can tell
+        ("`a` [[reply_to_current]] <http://x`y> `b` " * 500, True),
+        ("`a` [[reply_to_current]] \\`b` " * 500, True),
     ],
 )
-def test_angle_brackets_beside_code_spans_parse_only_when_they_decide(
-    text: str, parses: int, monkeypatch: pytest.MonkeyPatch
+def test_punctuation_beside_code_spans_parses_only_when_it_decides(
+    text: str, decides: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """One line of code spans and tags with a ``<`` in it: the code parser runs with HTML
-    off, so only an autolink holding a backtick can change which backticks pair, and only
-    then is the line parsed (once, by the pipelines that ask). A 1 MB line of such tags
-    and spans took 1.5 s in the parser."""
+    """One line of code spans and tags with ``<``, ``\\``, ``|`` or ``]:`` in it: only an
+    autolink holding a backtick (the code parser runs with HTML off), an escaped backtick,
+    or a definition at the line's start can change which backticks pair, and only then is
+    the line parsed by the pipelines that ask: once per text they ask about (``parse_reply``
+    asks of its tag layer's text and, tags removed, of the delivery strip's). A 1 MB line
+    of such tags and spans took 1.2-1.5 s in the parser."""
     from richout.markdown import codemap
 
     count = 0
@@ -134,7 +140,10 @@ def test_angle_brackets_beside_code_spans_parse_only_when_they_decide(
         count = 0
         fn(text)
         counts[op] = count
-    assert max(counts.values()) == parses, counts
+    if decides:
+        assert 1 <= max(counts.values()) <= 2, counts
+    else:
+        assert max(counts.values()) == 0, counts
 
 
 @pytest.mark.pure_python(why="replaces a method that compiled callers call directly")

@@ -352,10 +352,17 @@ def test_code_spans_after_a_unicode_whitespace_line_map_to_the_source(text: str)
 # answer what these whole-text patterns answer.
 # An autolink is a "<", then characters none of which is "<", ">", a space or a control
 # character, then ">": only one holding a backtick can change the pairing.
-_UNSAFE_PATTERN = re.compile(r"[\\|]|\]\(|\]:|<[^<>\x00-\x20]*`[^<>\x00-\x20]*>")
+_AUTOLINK_WITH_BACKTICK = r"<[^<>\x00-\x20]*`[^<>\x00-\x20]*>"
+_UNSAFE_PATTERN = re.compile(r"\\`|\||\]\(|\]:|" + _AUTOLINK_WITH_BACKTICK)
+# A whole text of one line: no table (it needs a second line), and a link reference
+# definition only at the line's start.
+_ONE_LINE_UNSAFE_PATTERN = re.compile(
+    r"\\`|\]\(|^[ \t]*\[(?:[^\[\]\\]|\\.)*\]:|" + _AUTOLINK_WITH_BACKTICK
+)
 _STARTER_PATTERN = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3}\t)")
 _CHUNK_PIECES = ["`", "``", "```", "\n", "\r", " ", "    ", "\t", "<", "\\", "|", "](", "]:"]
 _CHUNK_PIECES += ["<", ">", "<a", "b>", "\x00", "\x1f", "\x7f", "\u00e9", "`>", "<`"]
+_CHUNK_PIECES += ["[", "\\`", "\\\\", "\\[", " \t"]
 _CHUNK_PIECES += ["]", "(", ":", "a", "#", "1", "-", "~", "*", "=", ">", "+", "_", "x y"]
 # Long plain runs, so that backticks are rare enough for the find() loop, several times.
 _CHUNK_PIECES += ["x" * 20, "word " * 8]
@@ -365,6 +372,8 @@ _CHUNK_PIECES += ["x" * 20, "word " * 8]
 @given(st.lists(st.sampled_from(_CHUNK_PIECES), max_size=16).map("".join))
 def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     assert spans.para_unsafe(chunk) == bool(_UNSAFE_PATTERN.search(chunk))
+    line = chunk.replace("\n", "").replace("\r", "")
+    assert spans.para_unsafe(line, one_line=True) == bool(_ONE_LINE_UNSAFE_PATTERN.search(line))
     assert spans.has_line_starter(chunk) == bool(_STARTER_PATTERN.search(chunk))
     runs = [m.span() for m in re.finditer("`+", chunk)]
     assert spans.backtick_runs(chunk) == runs
@@ -386,6 +395,9 @@ _LINE_PIECES = [p for p in _PIECES if "\n" not in p and "\r" not in p] + ["``x``
 _LINE_PIECES += ["\f", "\v", "\x00", "\u00a0", "\u3000", "\ufeff"]
 # "<" and ">": autolinks holding a backtick (the parse pairs those), and every other use
 _LINE_PIECES += ["<", ">", "<b>", "<http://x>", "<a@b.c>", "<x`y>", "<a`b@c.d>", "<a `b>", "a<b"]
+# escapes, pipes and "]:" (a table needs a second line; a definition opens the line)
+_LINE_PIECES += ["a\\b", "\\\\`", "\\[x]", "x | y", "|", "a]: b", "[", "[x]:", "`[`", "\\"]
+_LINE_PIECES += ["[[reply_to_current]]: x", "[a\\]]: b", "[a\\[b]: c", "[`a]: b"]
 
 
 @settings(max_examples=2500, deadline=None)
@@ -415,6 +427,8 @@ _PLAIN_LINE = st.lists(
             *["`", "``", "```", "a", " ", "b c", "[[reply_to_current]]", "[[audio_as_voice]]"],
             # "<" that opens no autolink holding a backtick
             *["<", "<b>", "<http://x>", "a < b", "List<String>"],
+            # escapes other than of a backtick, and pipes
+            *["a\\b", "C:\\dir", "x | y"],
         ]
     ),
     min_size=1,
@@ -502,6 +516,13 @@ def test_one_line_spans_only_for_one_plain_line() -> None:
     # is off in the code parser): the 1 MB line of such tags and spans it parsed took 1.5 s.
     assert _fresh("<b>`a`</b> List<String> `c`").one_line_spans() == [(3, 6), (24, 27)]
     assert _fresh("a < `b` > c").one_line_spans() == [(4, 7)]
+    # Nor do an escape of anything but a backtick, a pipe (a table needs a second line), or
+    # "]:" after the line's start (a definition opens the line).
+    assert _fresh("C:\\dir `a` x | y a]: b `c`").one_line_spans() == [(7, 10), (23, 26)]
+    for text in ("\\`a` `b`", "[x]: /u `a`", "  [x]: `a`", "[a\\]]: `b`"):
+        assert _fresh(text).one_line_spans() is None, text
+    # a tag at the start is no definition: its label would hold a "["
+    assert _fresh("[[reply_to_current]]: `a`").one_line_spans() == [(22, 25)]
 
 
 def test_one_line_shortcut_is_taken() -> None:

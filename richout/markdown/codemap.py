@@ -189,7 +189,7 @@ class CodeMap:
         so every later question on the line is a lookup."""
         if 0 in self._para_spans:
             return self._para_spans[0]
-        spans = self._para_spans[0] = self._pair_backticks(self.text)
+        spans = self._para_spans[0] = self._pair_backticks(self.text, one_line=True)
         if spans is not None:
             self._last_line = (0, 0, spans)
         return spans
@@ -421,14 +421,22 @@ class CodeMap:
         self._last_line = (line_start, lo, spans)
         return in_spans(spans, pos - lo, len(text))
 
-    def _pair_backticks(self, chunk: str) -> list[tuple[int, int]] | None:
-        """Code spans of a plain paragraph, or None when the paragraph is not plain."""
+    def _pair_backticks(
+        self, chunk: str, *, one_line: bool = False
+    ) -> list[tuple[int, int]] | None:
+        """Code spans of a plain paragraph, or None when the paragraph is not plain.
+
+        ``one_line``: ``chunk`` is the whole text, one line (:func:`para_unsafe` then reads
+        its own link reference definition)."""
         if "`" not in chunk:
             return []
-        if self._refdefs is None:
-            # A link reference definition anywhere can turn "[x]" into a link whose label
-            # or destination changes the pairing; such texts go to the parser.
-            self._refdefs = "]:" in self.text
-        if self._refdefs or para_unsafe(chunk) or has_line_starter(chunk):
+        if not one_line:
+            if self._refdefs is None:
+                # A link reference definition anywhere can turn "[x]" into a link whose
+                # label or destination changes the pairing; such texts go to the parser.
+                self._refdefs = "]:" in self.text
+            if self._refdefs:
+                return None
+        if para_unsafe(chunk, one_line=one_line) or has_line_starter(chunk):
             return None
         return pair_runs(backtick_runs(chunk))

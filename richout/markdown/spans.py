@@ -30,19 +30,36 @@ LINE_STARTER = re.compile(r" {0,3}(?:[#>*+=_|~-]|\d|```)| {4}| {0,3}\t")
 _BACKTICK_RUN = re.compile(r"`+")
 
 
-def para_unsafe(chunk: str) -> bool:
-    """Could an autolink, an escape, a table or a link in ``chunk`` change which backticks
-    pair (:func:`autolink_may_hold_backtick`, ``\\``, ``|``, ``](``, ``]:``)?
+#: How a link reference definition opens a line: its label, a ``[``, characters that are
+#: no unescaped bracket, then ``]:`` (a tag such as ``[[reply_to_current]]: x`` is none).
+_DEFINITION_START = re.compile(r"[ \t]*\[(?:[^\[\]\\]|\\.)*\]:")
 
-    Substring tests: a regex alternation tried at every offset cost about 20 ns a
-    character, 37 µs on one 1.7 KB corpus paragraph (the two-character ones through
-    :func:`~richout.text.chars.contains`).
+
+def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
+    """Could an autolink, an escaped backtick, a table or a link in ``chunk`` change which
+    backticks pair (:func:`autolink_may_hold_backtick`, ``\\```, ``|``, ``](``, ``]:``)?
+
+    ``one_line``: ``chunk`` is a whole text without a line break. A table then needs a
+    second line for its delimiter row, and a link reference definition must open the line
+    (:data:`_DEFINITION_START`), so ``|`` says nothing and ``]:`` matters only there.
+
+    Other escapes leave the backtick runs alone (an escaped ``[``, ``]`` or ``(`` only
+    matters to a link, which ``](`` and ``]:`` send to the parser, and an escaped ``<``
+    only removes an autolink). Substring tests: a regex alternation tried at every offset
+    cost about 20 ns a character, 37 µs on one 1.7 KB corpus paragraph (the two-character
+    ones through :func:`~richout.text.chars.contains`).
     """
+    if one_line:
+        tables = False
+        refdef = _DEFINITION_START.match(chunk) is not None
+    else:
+        tables = "|" in chunk
+        refdef = contains(chunk, "]:")
     return (
-        "\\" in chunk
-        or "|" in chunk
+        tables
+        or refdef
+        or ("\\" in chunk and contains(chunk, "\\`"))
         or contains(chunk, "](")
-        or contains(chunk, "]:")
         or ("<" in chunk and autolink_may_hold_backtick(chunk))
     )
 
