@@ -59,11 +59,14 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "brackets_before_reply_tag": lambda n: ("[" * 1000 + "[[reply_to:x]]\n") * max(n // 1000, 1),
     "cr_only_lines": lambda n: "MEDIA:/tmp/a.png\r[[audio_as_voice]] x\r" * n,
     "code_spans_with_tags": lambda n: "`a` [[reply_to_current]] ``b`` " * n,
-    # 2026-12-03: "<", "\\", "|" or "]:" beside them (none can change the pairing on this
-    # line) once sent the line to the CommonMark parser whole: 1.2-1.5 s/MB
+    # 2026-12-03: "<", "\\", "|", "]:" or a link beside them (none can change the pairing
+    # on this line) once sent the line to the CommonMark parser whole: 1.2-1.7 s/MB
     "code_spans_tags_and_angles": lambda n: "`a` [[reply_to_current]] List<T> ``b`` <b> " * n,
     "code_spans_tags_and_escapes": lambda n: "`a` [[reply_to_current]] C:\\dir ``b`` a\\b " * n,
     "code_spans_tags_and_pipes": lambda n: "`a` [[reply_to_current]] x | y ``b`` a]: b " * n,
+    "code_spans_tags_and_links": lambda n: (
+        "`a` [[reply_to_current]] [l](https://x.test/a 't') ``b`` ![i](/p.png) " * n
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

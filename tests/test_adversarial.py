@@ -109,18 +109,22 @@ def test_work_grows_linearly(family: str) -> None:
         ("a < `b` [[audio_as_voice]] > c <http://x> " * 500, False),
         # escapes other than of a backtick, pipes, "]:" after the line's start
         ("`a` [[reply_to_current]] C:\\dir ``b`` a\\b x | y a]: b " * 500, False),
+        # links and images that hold no backtick in their destination or title
+        ("`a` [[reply_to_current]] [l](https://x.test/a 't') ``b`` ![i](/p.png) " * 500, False),
         # an autolink holding a backtick hides it from the pairing, an escaped backtick
         # pairs with none: only the parser can tell
         ("`a` [[reply_to_current]] <http://x`y> `b` " * 500, True),
         ("`a` [[reply_to_current]] \\`b` " * 500, True),
+        ("`a` [[reply_to_current]] [l](u`v) `b` " * 500, True),
     ],
 )
 def test_punctuation_beside_code_spans_parses_only_when_it_decides(
     text: str, decides: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """One line of code spans and tags with ``<``, ``\\``, ``|`` or ``]:`` in it: only an
-    autolink holding a backtick (the code parser runs with HTML off), an escaped backtick,
-    or a definition at the line's start can change which backticks pair, and only then is
+    """One line of code spans and tags with ``<``, ``\\``, ``|``, ``]:`` or links in it: only
+    an autolink holding a backtick (the code parser runs with HTML off), an escaped
+    backtick, a definition at the line's start, or a link destination or title holding a
+    backtick can change which backticks pair, and only then is
     the line parsed by the pipelines that ask: once per text they ask about (``parse_reply``
     asks of its tag layer's text and, tags removed, of the delivery strip's). A 1 MB line
     of such tags and spans took 1.2-1.5 s in the parser."""

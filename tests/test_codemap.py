@@ -355,9 +355,10 @@ def test_code_spans_after_a_unicode_whitespace_line_map_to_the_source(text: str)
 _AUTOLINK_WITH_BACKTICK = r"<[^<>\x00-\x20]*`[^<>\x00-\x20]*>"
 _UNSAFE_PATTERN = re.compile(r"\\`|\||\]\(|\]:|" + _AUTOLINK_WITH_BACKTICK)
 # A whole text of one line: no table (it needs a second line), and a link reference
-# definition only at the line's start.
+# definition only at the line's start; a link only when its destination or title could
+# hold a backtick (link_may_hold_backtick, checked against the full parse below).
 _ONE_LINE_UNSAFE_PATTERN = re.compile(
-    r"\\`|\]\(|^[ \t]*\[(?:[^\[\]\\]|\\.)*\]:|" + _AUTOLINK_WITH_BACKTICK
+    r"\\`|^[ \t]*\[(?:[^\[\]\\]|\\.)*\]:|" + _AUTOLINK_WITH_BACKTICK
 )
 _STARTER_PATTERN = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3}\t)")
 _CHUNK_PIECES = ["`", "``", "```", "\n", "\r", " ", "    ", "\t", "<", "\\", "|", "](", "]:"]
@@ -373,7 +374,9 @@ _CHUNK_PIECES += ["x" * 20, "word " * 8]
 def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     assert spans.para_unsafe(chunk) == bool(_UNSAFE_PATTERN.search(chunk))
     line = chunk.replace("\n", "").replace("\r", "")
-    assert spans.para_unsafe(line, one_line=True) == bool(_ONE_LINE_UNSAFE_PATTERN.search(line))
+    link = "](" in line and spans.link_may_hold_backtick(line)
+    expected = bool(_ONE_LINE_UNSAFE_PATTERN.search(line)) or link
+    assert spans.para_unsafe(line, one_line=True) == expected
     assert spans.has_line_starter(chunk) == bool(_STARTER_PATTERN.search(chunk))
     runs = [m.span() for m in re.finditer("`+", chunk)]
     assert spans.backtick_runs(chunk) == runs
@@ -398,6 +401,9 @@ _LINE_PIECES += ["<", ">", "<b>", "<http://x>", "<a@b.c>", "<x`y>", "<a`b@c.d>",
 # escapes, pipes and "]:" (a table needs a second line; a definition opens the line)
 _LINE_PIECES += ["a\\b", "\\\\`", "\\[x]", "x | y", "|", "a]: b", "[", "[x]:", "`[`", "\\"]
 _LINE_PIECES += ["[[reply_to_current]]: x", "[a\\]]: b", "[a\\[b]: c", "[`a]: b"]
+# inline links and images: destinations and titles with and without backticks, unclosed
+_LINE_PIECES += ["[l](u)", "![i](u)", "[a](b`c)", "[a](<b`c>)", '[a](u "t`")', "[a](u 't')"]
+_LINE_PIECES += ["[a](u (t`))", "[a](", "](", "[`a](u)`", "[a]( u )", "[a](\\(", '"', "'", "("]
 
 
 @settings(max_examples=2500, deadline=None)
@@ -429,6 +435,8 @@ _PLAIN_LINE = st.lists(
             *["<", "<b>", "<http://x>", "a < b", "List<String>"],
             # escapes other than of a backtick, and pipes
             *["a\\b", "C:\\dir", "x | y"],
+            # links and images whose destination and title hold no backtick
+            *["[l](u)", "![i](u 't')", '[a](<b c> "d")'],
         ]
     ),
     min_size=1,
@@ -523,6 +531,15 @@ def test_one_line_spans_only_for_one_plain_line() -> None:
         assert _fresh(text).one_line_spans() is None, text
     # a tag at the start is no definition: its label would hold a "["
     assert _fresh("[[reply_to_current]]: `a`").one_line_spans() == [(22, 25)]
+    # A link or image skips its destination and title: only one holding a backtick there
+    # changes the pairing.
+    line = "see [docs](https://x.test/a_(b) 'T') and ![i](/p.png) `c` [[reply_to_current]] `d`"
+    full = _fresh(line).full()
+    found = _fresh(line).one_line_spans()
+    assert found == [(54, 57), (79, 82)]
+    assert [p for p in range(len(line)) if full.in_code(p)] == [*range(54, 57), *range(79, 82)]
+    for text in ("[a](b`c) `d`", "[a](<b`c>) `d`", '[a](u "t`x") `d`', "[a](u (t`)) `d`"):
+        assert _fresh(text).one_line_spans() is None, text
 
 
 def test_one_line_shortcut_is_taken() -> None:

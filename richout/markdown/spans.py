@@ -20,6 +20,7 @@ __all__ = [
     "backtick_runs",
     "has_line_starter",
     "in_spans",
+    "link_may_hold_backtick",
     "pair_runs",
     "para_unsafe",
 ]
@@ -59,9 +60,54 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
         tables
         or refdef
         or ("\\" in chunk and contains(chunk, "\\`"))
-        or contains(chunk, "](")
+        or (contains(chunk, "](") and (not one_line or link_may_hold_backtick(chunk)))
         or ("<" in chunk and autolink_may_hold_backtick(chunk))
     )
+
+
+def link_may_hold_backtick(line: str) -> bool:
+    """Could the destination or title of an inline link or image on ``line`` (a text of one
+    line) hold a backtick?
+
+    A link skips its destination and title, so a backtick there pairs with nothing; its
+    label is read with code spans first (a span holding its ``]`` makes the label end
+    later), so the label leaves the pairing alone. Each ``](`` is read as markdown-it-py's
+    link rule reads it, with its own helpers, taking every destination as valid (a refused
+    one only makes a link fail): the spaces, the destination, the spaces and the title up to
+    where the ``)`` must stand. Reads that overlap can add up past the line's length (a
+    destination of escaped parentheses holds every ``](`` after it); past the line's length
+    the line is left to the parser.
+    """
+    from markdown_it.helpers import parseLinkDestination, parseLinkTitle
+
+    n = len(line)
+    budget = n + 64
+    find = line.find
+    i = find("](")
+    while i >= 0:
+        paren = i + 1
+        pos = _blanks_end(line, paren + 1)
+        if pos < n:
+            dest = parseLinkDestination(line, pos, n)
+            if dest.ok:
+                after = _blanks_end(line, dest.pos)
+                title = parseLinkTitle(line, after, n)
+                pos = _blanks_end(line, title.pos) if after != dest.pos and title.ok else after
+        if find("`", paren, pos + 1) >= 0:
+            return True
+        budget -= pos - paren
+        if budget < 0:
+            return True
+        i = find("](", paren)
+    return False
+
+
+def _blanks_end(line: str, pos: int) -> int:
+    """The first offset at or after ``pos`` that is no space or tab (the link rule's skip)."""
+    n = len(line)
+    while pos < n and line[pos] in " \t":
+        pos += 1
+    return pos
 
 
 #: What an autolink may hold between its ``<`` and ``>`` (markdown-it's URL and e-mail
