@@ -119,13 +119,16 @@ class SourceLines:
             anchors.append((cstart, self.starts[line_no] + found - lead - cstart))
             cstart += len(cline) + 1
 
+        if not anchors:
+            return lambda offset: offset
+        # The anchor of the last content line starting at or before the offset (the first
+        # line's before it): found by bisection, as a paragraph of 12k lines holds a code
+        # span on each (a scan of the anchors per span was quadratic: 4.7 s on 470 KB).
+        cstarts = [cs for cs, _ in anchors]
+
         def to_source(offset: int) -> int:
-            delta = anchors[0][1] if anchors else 0
-            for cs, d in anchors:
-                if cs > offset:
-                    break
-                delta = d
-            return offset + delta
+            k = bisect.bisect_right(cstarts, offset) - 1
+            return offset + anchors[k if k > 0 else 0][1]
 
         return to_source
 
