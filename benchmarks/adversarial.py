@@ -67,8 +67,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "code_spans_tags_and_links": lambda n: (
         "`a` [[reply_to_current]] [l](https://x.test/a 't') ``b`` ![i](/p.png) " * n
     ),
-    # the same on many lines of one paragraph: mapping each span back to its source line
-    # scanned every line (quadratic, 10 s/MB at 470 KB)
+    # the same on many lines of one paragraph: it was parsed whole, and mapping each span
+    # back to its source line scanned every line (quadratic, 10 s/MB at 470 KB)
     "code_spans_tags_links_paragraph": lambda n: "`a` [[reply_to_current]] ``b`` [l](u)\n" * n,
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,

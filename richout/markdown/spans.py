@@ -60,21 +60,24 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
         tables
         or refdef
         or ("\\" in chunk and contains(chunk, "\\`"))
-        or (contains(chunk, "](") and (not one_line or link_may_hold_backtick(chunk)))
+        or (contains(chunk, "](") and link_may_hold_backtick(chunk))
         or ("<" in chunk and autolink_may_hold_backtick(chunk))
     )
 
 
 def link_may_hold_backtick(line: str) -> bool:
-    """Could the destination or title of an inline link or image on ``line`` (a text of one
-    line) hold a backtick?
+    """Could the destination or title of an inline link or image in ``line`` (a paragraph's
+    source text) hold a backtick?
 
     A link skips its destination and title, so a backtick there pairs with nothing; its
     label is read with code spans first (a span holding its ``]`` makes the label end
     later), so the label leaves the pairing alone. Each ``](`` is read as markdown-it-py's
     link rule reads it, with its own helpers, taking every destination as valid (a refused
     one only makes a link fail): the spaces, the destination, the spaces and the title up to
-    where the ``)`` must stand. Reads that overlap can add up past the line's length (a
+    where the ``)`` must stand. On the source of a paragraph of several lines each region
+    can only grow: a title or the blanks around the destination may hold a line break and
+    the container marks and indentation the parser strips after it, and none of these is
+    a backtick. Reads that overlap can add up past the line's length (a
     destination of escaped parentheses holds every ``](`` after it); past the line's length
     the line is left to the parser.
     """
@@ -103,9 +106,10 @@ def link_may_hold_backtick(line: str) -> bool:
 
 
 def _blanks_end(line: str, pos: int) -> int:
-    """The first offset at or after ``pos`` that is no space or tab (the link rule's skip)."""
+    """The first offset at or after ``pos`` that is no space, tab or line break (the link
+    rule's skip; the parser reads a CR as a line break)."""
     n = len(line)
-    while pos < n and line[pos] in " \t":
+    while pos < n and line[pos] in " \t\n\r":
         pos += 1
     return pos
 
