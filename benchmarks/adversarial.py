@@ -70,6 +70,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # the same on many lines of one paragraph: it was parsed whole, and mapping each span
     # back to its source line scanned every line (quadratic, 10 s/MB at 470 KB)
     "code_spans_tags_links_paragraph": lambda n: "`a` [[reply_to_current]] ``b`` [l](u)\n" * n,
+    "code_spans_tags_pipes_paragraph": lambda n: "`a` [[reply_to_current]] ``b`` x | y\n" * n,
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -48,6 +48,10 @@ _PIECES = [
     "[a](\nu`x)",
     '[a](u "t\n`x")',
     "[a](u\n)",
+    "> |-|",
+    " :-: | -",
+    "x | y",
+    "a|b\n-|-",
     "<http://a`b>",
     "<a`b@c.d>",
     "<b>",
@@ -359,8 +363,21 @@ def test_code_spans_after_a_unicode_whitespace_line_map_to_the_source(text: str)
 # character, then ">": only one holding a backtick can change the pairing.
 _AUTOLINK_WITH_BACKTICK = r"<[^<>\x00-\x20]*`[^<>\x00-\x20]*>"
 # A link only when its destination or title could hold a backtick (link_may_hold_backtick,
-# checked against the full parse by the offset tests).
-_UNSAFE_PATTERN = re.compile(r"\\`|\||\]:|" + _AUTOLINK_WITH_BACKTICK)
+# checked against the full parse by the offset tests); a pipe only beside a line that could
+# be a table's delimiter row (_may_hold_table).
+_UNSAFE_PATTERN = re.compile(r"\\`|\]:|" + _AUTOLINK_WITH_BACKTICK)
+_ROW_CHARS = set("|:->") | {c for c in map(chr, range(0x110000)) if c.isspace()}
+
+
+def _may_hold_table(chunk: str) -> bool:
+    broken = "\n" in chunk or "\r" in chunk
+    return broken and any("-" in x and set(x) <= _ROW_CHARS for x in chunk.splitlines())
+
+
+def test_the_whitespace_is_what_str_strip_removes() -> None:
+    assert set(spans.WHITESPACE) == {c for c in map(chr, range(0x110000)) if c.isspace()}
+
+
 # A whole text of one line: no table (it needs a second line), and a link reference
 # definition only at the line's start; a link only when its destination or title could
 # hold a backtick (link_may_hold_backtick, checked against the full parse below).
@@ -371,6 +388,7 @@ _STARTER_PATTERN = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3
 _CHUNK_PIECES = ["`", "``", "```", "\n", "\r", " ", "    ", "\t", "<", "\\", "|", "](", "]:"]
 _CHUNK_PIECES += ["<", ">", "<a", "b>", "\x00", "\x1f", "\x7f", "\u00e9", "`>", "<`"]
 _CHUNK_PIECES += ["[", "\\`", "\\\\", "\\[", " \t"]
+_CHUNK_PIECES += ["|-|", "> ", ":-:", "\u00a0", "\x0b", "\r\n"]
 _CHUNK_PIECES += ["]", "(", ":", "a", "#", "1", "-", "~", "*", "=", ">", "+", "_", "x y"]
 # Long plain runs, so that backticks are rare enough for the find() loop, several times.
 _CHUNK_PIECES += ["x" * 20, "word " * 8]
@@ -380,7 +398,8 @@ _CHUNK_PIECES += ["x" * 20, "word " * 8]
 @given(st.lists(st.sampled_from(_CHUNK_PIECES), max_size=16).map("".join))
 def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     link = "](" in chunk and spans.link_may_hold_backtick(chunk)
-    assert spans.para_unsafe(chunk) == bool(_UNSAFE_PATTERN.search(chunk)) or link
+    table = "|" in chunk and _may_hold_table(chunk)
+    assert spans.para_unsafe(chunk) == bool(_UNSAFE_PATTERN.search(chunk)) or link or table
     line = chunk.replace("\n", "").replace("\r", "")
     link = "](" in line and spans.link_may_hold_backtick(line)
     expected = bool(_ONE_LINE_UNSAFE_PATTERN.search(line)) or link

@@ -16,11 +16,13 @@ from richout.text.chars import contains
 
 __all__ = [
     "LINE_STARTER",
+    "WHITESPACE",
     "autolink_may_hold_backtick",
     "backtick_runs",
     "has_line_starter",
     "in_spans",
     "link_may_hold_backtick",
+    "may_hold_table",
     "pair_runs",
     "para_unsafe",
 ]
@@ -54,7 +56,7 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
         tables = False
         refdef = _DEFINITION_START.match(chunk) is not None
     else:
-        tables = "|" in chunk
+        tables = "|" in chunk and may_hold_table(chunk)
         refdef = contains(chunk, "]:")
     return (
         tables
@@ -112,6 +114,30 @@ def _blanks_end(line: str, pos: int) -> int:
     while pos < n and line[pos] in " \t\n\r":
         pos += 1
     return pos
+
+
+#: Every character ``str.strip()`` removes (markdown-it-py strips a table's cells with it):
+#: the whitespace of ``str.isspace`` (``tests/test_codemap.py`` computes it).
+WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+#: What a table's delimiter row is made of, with the block quote markers before it.
+_DELIMITER_ROW = "|:->" + WHITESPACE
+
+
+def may_hold_table(chunk: str) -> bool:
+    """Could ``chunk``, a paragraph's source bounded by blank lines or fences, hold a table?
+
+    A table needs its header line and, on the next line, a delimiter row: pipes, colons,
+    dashes and whitespace only (after any block quote markers), with a dash. A chunk of one
+    line holds no such pair, nor does one without such a line. ``splitlines`` also splits
+    at characters CommonMark keeps inside a line; each piece of a delimiter row is then
+    made of the same characters, so no row is missed.
+    """
+    if "\n" not in chunk and "\r" not in chunk:
+        return False
+    return any("-" in line and not line.strip(_DELIMITER_ROW) for line in chunk.splitlines())
 
 
 #: What an autolink may hold between its ``<`` and ``>`` (markdown-it's URL and e-mail
