@@ -65,7 +65,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "code_spans_tags_and_escapes": lambda n: "`a` [[reply_to_current]] C:\\dir ``b`` a\\b " * n,
     "code_spans_tags_and_pipes": lambda n: "`a` [[reply_to_current]] x | y ``b`` a]: b " * n,
     "code_spans_tags_and_links": lambda n: (
-        "`a` [[reply_to_current]] [l](https://x.test/a 't') ``b`` ![i](/p.png) " * n
+        "`a` [[reply_to_current]] [l](https://x.test/a 't') ``b`` [i](/p.png) " * n
     ),
     # the same on many lines of one paragraph: it was parsed whole, and mapping each span
     # back to its source line scanned every line (quadratic, 10 s/MB at 470 KB)

@@ -474,3 +474,22 @@ def test_copies_of_bulk_records_own_a_plain_fields_set(name: str) -> None:
         assert type(owned) is set and owned == shared, how
         owned.add("zz")  # the copy's own: the shared set and the original are untouched
         assert "zz" not in shared and record.model_fields_set is shared, how
+
+
+@pytest.mark.parametrize("name", sorted(_BULK_BUILDERS))
+def test_bulk_records_pickled_together_own_their_fields_sets(name: str) -> None:
+    # Pickle keeps one object per object it saw: the shared set would come back as one
+    # plain set in both records (found in review).
+    first, second = pickle.loads(pickle.dumps([_BULK_BUILDERS[name](i) for i in (1, 2)]))
+    assert type(first.model_fields_set) is set
+    assert first.model_fields_set is not second.model_fields_set
+    first.model_fields_set.add("zz")
+    assert "zz" not in second.model_fields_set
+
+
+def test_a_shared_fields_set_cannot_be_filled_again() -> None:
+    shared = span_record("media", 0, 1, "x").model_fields_set
+    before = set(shared)
+    with pytest.raises(TypeError, match="copy it first"):
+        shared.__init__(["zz"])  # type: ignore[misc]
+    assert shared == before

@@ -39,19 +39,23 @@ _DEFINITION_START = re.compile(r"[ \t]*\[(?:[^\[\]\\]|\\.)*\]:")
 
 
 def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
-    """Could an autolink, an escaped backtick, a table or a link in ``chunk`` change which
-    backticks pair (:func:`autolink_may_hold_backtick`, ``\\```, ``|``, ``](``, ``]:``)?
+    """Could an autolink, an escaped backtick, a table, a link or an image in ``chunk``
+    change which backticks pair (:func:`autolink_may_hold_backtick`, an escaped backtick,
+    :func:`may_hold_table`, :func:`link_may_hold_backtick`, ``]:``)? The checks read NUL
+    as U+FFFD, as the parser does.
 
     ``one_line``: ``chunk`` is a whole text without a line break. A table then needs a
     second line for its delimiter row, and a link reference definition must open the line
     (:data:`_DEFINITION_START`), so ``|`` says nothing and ``]:`` matters only there.
 
     Other escapes leave the backtick runs alone (an escaped ``[``, ``]`` or ``(`` only
-    matters to a link, which ``](`` and ``]:`` send to the parser, and an escaped ``<``
+    matters to a link, whose checks are conservative about escapes, and an escaped ``<``
     only removes an autolink). Substring tests: a regex alternation tried at every offset
     cost about 20 ns a character, 37 µs on one 1.7 KB corpus paragraph (the two-character
     ones through :func:`~richout.text.chars.contains`).
     """
+    if "\x00" in chunk:
+        chunk = chunk.replace("\x00", "\ufffd")  # as the parser reads it
     if one_line:
         tables = False
         refdef = _DEFINITION_START.match(chunk) is not None
@@ -67,53 +71,107 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
     )
 
 
-def link_may_hold_backtick(line: str) -> bool:
-    """Could the destination or title of an inline link or image in ``line`` (a paragraph's
-    source text) hold a backtick?
+#: What a link rule's read passes between its parts: spaces, tabs and line breaks.
+_LINK_BLANKS = re.compile(r"[ \t\r\n]*")
+#: A destination in ``<…>`` as markdown-it-py's ``parseLinkDestination`` reads it: group 1
+#: is its closing ``>`` (None: no destination, so no link).
+_ANGLE_DESTINATION = re.compile(r"<(?:[^\n<>\\]|\\[\s\S])*(>)?")
+#: Any other destination, up to the first space, control character or parenthesis not
+#: escaped: exactly where the reader stops when no ``(`` comes first (then it counts
+#: nesting, and :data:`_LOOSE_DESTINATION` bounds it).
+_PLAIN_DESTINATION = re.compile(r"(?:[^\x00-\x20\x7f\\()]|\\[^ ]|\\$)*")
+_LOOSE_DESTINATION = re.compile(r"(?:[^\x00-\x20\x7f\\]|\\[^ ]|\\$)*")
+#: A title for each opening mark (``parseLinkTitle``): group 1 is its closing mark.
+_TITLES = {
+    '"': re.compile(r'"(?:[^"\\]|\\[\s\S])*(")?'),
+    "'": re.compile(r"'(?:[^'\\]|\\[\s\S])*(')?"),
+    "(": re.compile(r"\((?:[^()\\]|\\[\s\S])*(\))?"),
+}
+
+
+def _reach(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where ``pattern`` (one that matches the empty string) stops, matched at ``pos``."""
+    m = pattern.match(text, pos)
+    return m.end() if m is not None else pos
+
+
+def _link_end(source: str, paren: int) -> int:
+    """Where the inline link whose ``(`` stands at ``paren`` closes, read as markdown-it-py's
+    link rule reads it (every destination taken as valid: a refused one only makes the link
+    fail); -1 when no link closes there; -2 when this reading cannot tell (a parenthesis
+    nested in the destination, or a line break inside the link, where the parser strips
+    container marks and indentation this source still holds)."""
+    n = len(source)
+    pos = _reach(_LINK_BLANKS, source, paren + 1)
+    if pos >= n:
+        return -1
+    first = source[pos]
+    if first == ")":
+        return pos  # an empty destination
+    if first == "<":
+        m = _ANGLE_DESTINATION.match(source, pos)
+        if m is None or m.group(1) is None:
+            return -1
+        reach = m.end()
+    else:
+        reach = _reach(_PLAIN_DESTINATION, source, pos)
+        if reach < n and source[reach] == "(":
+            return -2
+        if reach == pos:
+            return -1
+    after = _reach(_LINK_BLANKS, source, reach)
+    gap = source[reach:after]
+    if "\n" in gap or "\r" in gap:
+        return -2
+    title = _TITLES.get(source[after : after + 1]) if after > reach else None
+    if title is not None:
+        m = title.match(source, after)
+        if m is None or m.group(1) is None:
+            return -1  # the title fails, and its mark is no ")"
+        end = _reach(_LINK_BLANKS, source, m.end())
+        if "\n" in source[reach:end] or "\r" in source[reach:end]:
+            return -2
+        after = end
+    return after if source[after : after + 1] == ")" else -1
+
+
+def link_may_hold_backtick(source: str) -> bool:
+    """Could the destination or title of an inline link in ``source`` (a paragraph's
+    source, NUL already read as U+FFFD) hold a backtick, or is there an image?
 
     A link skips its destination and title, so a backtick there pairs with nothing; its
     label is read with code spans first (a span holding its ``]`` makes the label end
-    later), so the label leaves the pairing alone. Each ``](`` is read as markdown-it-py's
-    link rule reads it, with its own helpers, taking every destination as valid (a refused
-    one only makes a link fail): the spaces, the destination, the spaces and the title up to
-    where the ``)`` must stand. On the source of a paragraph of several lines each region
-    can only grow: a title or the blanks around the destination may hold a line break and
-    the container marks and indentation the parser strips after it, and none of these is
-    a backtick. Reads that overlap can add up past the line's length (a
-    destination of escaped parentheses holds every ``](`` after it); past the line's length
-    the line is left to the parser.
-    """
-    from markdown_it.helpers import parseLinkDestination, parseLinkTitle
+    later), so a link's label leaves the pairing alone. An image's alt text does not: the
+    reference keeps no code span there, so a text with ``![`` goes to the parser.
 
-    n = len(line)
-    budget = n + 64
-    find = line.find
+    Each ``](`` is read as the link rule reads it (:func:`_link_end`). Where that reading
+    cannot tell, the region is taken as far as a destination could reach, with the title
+    after it; such regions can overlap (``](`` inside a long destination), and past twice
+    the text's length the text is left to the parser, so the cost stays linear.
+    """
+    if contains(source, "!["):
+        return True
+    n = len(source)
+    budget = 2 * n + 64
+    find = source.find
     i = find("](")
     while i >= 0:
         paren = i + 1
-        pos = _blanks_end(line, paren + 1)
-        if pos < n:
-            dest = parseLinkDestination(line, pos, n)
-            if dest.ok:
-                after = _blanks_end(line, dest.pos)
-                title = parseLinkTitle(line, after, n)
-                pos = _blanks_end(line, title.pos) if after != dest.pos and title.ok else after
-        if find("`", paren, pos + 1) >= 0:
-            return True
-        budget -= pos - paren
-        if budget < 0:
-            return True
+        end = _link_end(source, paren)
+        if end == -2:
+            reach = _reach(_LOOSE_DESTINATION, source, _reach(_LINK_BLANKS, source, paren + 1))
+            end = _reach(_LINK_BLANKS, source, reach)
+            title = _TITLES.get(source[end : end + 1])
+            if title is not None:
+                end = _reach(_LINK_BLANKS, source, _reach(title, source, end))
+        if end >= 0:
+            if find("`", paren, end + 1) >= 0:
+                return True
+            budget -= end + 1 - paren
+            if budget < 0:
+                return True
         i = find("](", paren)
     return False
-
-
-def _blanks_end(line: str, pos: int) -> int:
-    """The first offset at or after ``pos`` that is no space, tab or line break (the link
-    rule's skip; the parser reads a CR as a line break)."""
-    n = len(line)
-    while pos < n and line[pos] in " \t\n\r":
-        pos += 1
-    return pos
 
 
 #: Every character ``str.strip()`` removes (markdown-it-py strips a table's cells with it):

@@ -11,7 +11,7 @@ wire form with :meth:`Model.from_wire`, and ``Model.from_wire(x.to_wire()) == x`
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from pydantic import (
@@ -67,6 +67,14 @@ class Model(BaseModel):
     _omit_empty: ClassVar[frozenset[str]] = frozenset()
     #: Wire names written as ``null`` when ``None`` (the specification always sends them).
     _always_on_wire: ClassVar[frozenset[str]] = frozenset()
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickle state, with a fields set of the record's own (a shared one is copied, so
+        records unpickled together never share a changeable set)."""
+        state = super().__getstate__()
+        if type(self.__pydantic_fields_set__) is SharedFieldsSet:
+            state = {**state, "__pydantic_fields_set__": set(self.__pydantic_fields_set__)}
+        return state
 
     @classmethod
     def from_wire(cls, data: Mapping[str, Any]) -> Self:
@@ -218,11 +226,19 @@ class SharedFieldsSet(set[str]):
     diagnostic each, and the per-record sets cost about a sixth of such a stream
     (``benchmarks/interleave.py``). Sharing is safe for pydantic itself: the models are
     frozen, and ``copy``, ``deepcopy`` and ``model_copy`` copy the set before changing it
-    (:meth:`__copy__` gives a plain set, as does unpickling). Changing it in place would
-    change every record that shares it, so the mutating methods raise ``TypeError``.
+    (:meth:`__copy__` gives a plain set; a pickled record gets one of its own,
+    :meth:`Model.__getstate__`). Changing it in place would change every record that
+    shares it, so the mutating methods raise ``TypeError`` (``set.add(shared, x)`` called
+    on the class itself is not stopped).
     """
 
     __slots__ = ()
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        # set.__init__ on a filled set empties it first: only a new one may be filled.
+        if self:
+            self._refuse()
+        super().__init__(names)
 
     def _refuse(self, *args: object, **kwargs: object) -> Any:
         raise TypeError(
@@ -241,7 +257,7 @@ class SharedFieldsSet(set[str]):
         return set(self)
 
     def __reduce__(self) -> tuple[type[set[str]], tuple[list[str]]]:
-        # Unpickled as a plain set of the record's own, whatever pickled it.
+        # Unpickled as a plain set (Model.__getstate__ also gives each record its own).
         return set, (list(self),)
 
 
