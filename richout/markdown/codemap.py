@@ -10,7 +10,9 @@ included (tags, embeds). The exact answer comes from one CommonMark parse
   container, a line scan finds the fenced blocks exactly;
 * a line with under four columns of indentation is never indented code;
 * an inline code span lives in one paragraph: a paragraph with no backtick holds none, and a
-  plain paragraph (no links, escapes, autolinks, tables, block starters) pairs backtick runs
+  paragraph where nothing can change the pairing (no block starter; no autolink, link
+  destination or title holding a backtick, no escaped backtick, image, table or link
+  reference definition: :func:`~richout.markdown.spans.para_unsafe`) pairs backtick runs
   exactly as CommonMark does (:mod:`richout.markdown.spans`); a text of one line that opens
   no block (a streamed part, most often) is such a paragraph, found without the line scan.
 
