@@ -71,6 +71,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # back to its source line scanned every line (quadratic, 10 s/MB at 470 KB)
     "code_spans_tags_links_paragraph": lambda n: "`a` [[reply_to_current]] ``b`` [l](u)\n" * n,
     "code_spans_tags_pipes_paragraph": lambda n: "`a` [[reply_to_current]] ``b`` x | y\n" * n,
+    # lines opening with what could start a block but does not ("2024 was", "-x")
+    "code_spans_tags_digit_lines": lambda n: "2024 was `a` [[reply_to_current]] ``b``\n" * n,
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -68,6 +68,15 @@ _PIECES = [
     "\n",
     "\n",
     "\n",
+    "2024 was",
+    "-x",
+    "*a* ",
+    "_a_",
+    "#x",
+    "+1",
+    "1.5",
+    "==x",
+    "- - -",
     "\n\n",
     " ",
     "x",
@@ -386,10 +395,17 @@ def test_the_whitespace_is_what_str_strip_removes() -> None:
 _ONE_LINE_UNSAFE_PATTERN = re.compile(
     r"\\`|^[ \t]*\[(?:[^\[\]\\]|\\.)*\]:|" + _AUTOLINK_WITH_BACKTICK
 )
-_STARTER_PATTERN = re.compile(r"(?m)^ {0,3}(?:[#>*+=_|~-]|\d|```)|^(?: {4}| {0,3}\t)")
+# Block starts as CommonMark defines them (a marker, then a blank or the line's end; a line
+# of nothing but a break's or an underline's characters), tried at every line start.
+# ("$" before a CR too: the parser breaks lines there.)
+_STARTER_PATTERN = re.compile(
+    r"(?m)^(?: {4}| {0,3}\t| {0,3}(?:>|(?:#{1,6}|[-+*]|\d{1,9}[.)])(?:[ \t\r]|$)"
+    r"|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}|=+[ \t]*|-+[ \t]*)(?:\r|$)|```|~~~))"
+)
 _CHUNK_PIECES = ["`", "``", "```", "\n", "\r", " ", "    ", "\t", "<", "\\", "|", "](", "]:"]
 _CHUNK_PIECES += ["<", ">", "<a", "b>", "\x00", "\x1f", "\x7f", "\u00e9", "`>", "<`"]
 _CHUNK_PIECES += ["[", "\\`", "\\\\", "\\[", " \t"]
+_CHUNK_PIECES += ["2024 ", "1.", "1)", "-x", "*a*", "_", "___", "- - -", "==", "#x", "+", "######"]
 _CHUNK_PIECES += ["|-|", "> ", ":-:", "\u00a0", "\x0b", "\r\n"]
 _CHUNK_PIECES += ["]", "(", ":", "a", "#", "1", "-", "~", "*", "=", ">", "+", "_", "x y"]
 # Long plain runs, so that backticks are rare enough for the find() loop, several times.
