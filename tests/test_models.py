@@ -493,3 +493,13 @@ def test_a_shared_fields_set_cannot_be_filled_again() -> None:
     with pytest.raises(TypeError, match="copy it first"):
         shared.__init__(["zz"])  # type: ignore[misc]
     assert shared == before
+
+
+def test_an_empty_shared_fields_set_cannot_be_filled() -> None:
+    # Only a set fields_set() has not handed out may be filled (found in review).
+    from richout.models.base import fields_set
+
+    empty = fields_set()
+    with pytest.raises(TypeError, match="copy it first"):
+        empty.__init__(["zz"])  # type: ignore[misc]
+    assert not empty and not fields_set()

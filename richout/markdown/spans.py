@@ -90,12 +90,13 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
 _LINK_BLANKS = re.compile(r"[ \t\r\n]*")
 #: A destination in ``<…>`` as markdown-it-py's ``parseLinkDestination`` reads it: group 1
 #: is its closing ``>`` (None: no destination, so no link).
-_ANGLE_DESTINATION = re.compile(r"<(?:[^\n<>\\]|\\[\s\S])*(>)?")
+_ANGLE_DESTINATION = re.compile(r"<(?:[^\n<>\\]|\\\r\n|\\[\s\S])*(>)?")
 #: Any other destination, up to the first space, control character or parenthesis not
 #: escaped: exactly where the reader stops when no ``(`` comes first (then it counts
 #: nesting, and :data:`_LOOSE_DESTINATION` bounds it).
-_PLAIN_DESTINATION = re.compile(r"(?:[^\x00-\x20\x7f\\()]|\\[^ ]|\\$)*")
-_LOOSE_DESTINATION = re.compile(r"(?:[^\x00-\x20\x7f\\]|\\[^ ]|\\$)*")
+#: (A backslash before a CRLF escapes the whole break: the parser reads it as one "\\n".)
+_PLAIN_DESTINATION = re.compile(r"(?:[^\x00-\x20\x7f\\()]|\\\r\n|\\[^ ]|\\$)*")
+_LOOSE_DESTINATION = re.compile(r"(?:[^\x00-\x20\x7f\\]|\\\r\n|\\[^ ]|\\$)*")
 #: A title for each opening mark (``parseLinkTitle``): group 1 is its closing mark.
 _TITLES = {
     '"': re.compile(r'"(?:[^"\\]|\\[\s\S])*(")?'),
@@ -174,7 +175,10 @@ def link_may_hold_backtick(source: str) -> bool:
         paren = i + 1
         end = _link_end(source, paren)
         if end == -2:
-            reach = _reach(_LOOSE_DESTINATION, source, _reach(_LINK_BLANKS, source, paren + 1))
+            start = _reach(_LINK_BLANKS, source, paren + 1)
+            # A destination in <…> may hold blanks: read it as such (found in review).
+            loose = _ANGLE_DESTINATION if source[start : start + 1] == "<" else _LOOSE_DESTINATION
+            reach = _reach(loose, source, start)
             end = _reach(_LINK_BLANKS, source, reach)
             title = _TITLES.get(source[end : end + 1])
             if title is not None:

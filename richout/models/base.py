@@ -235,8 +235,9 @@ class SharedFieldsSet(set[str]):
     __slots__ = ()
 
     def __init__(self, names: Iterable[str] = ()) -> None:
-        # set.__init__ on a filled set empties it first: only a new one may be filled.
-        if self:
+        # set.__init__ empties a set before filling it: only a new one may be filled, and
+        # one fields_set() handed out, even an empty one, is no longer new.
+        if self or any(shared is self for shared in _SHARED_FIELDS.values()):
             self._refuse()
         super().__init__(names)
 
