@@ -223,9 +223,10 @@ class SharedFieldsSet(set[str]):
 
     Each record used to get a set of its own: one more allocation and one more container
     for the cyclic collector per record. A streamed part of 95k malformed tags builds a
-    diagnostic each, and the per-record sets cost about a sixth of such a stream
-    (``benchmarks/interleave.py``). Sharing is safe for pydantic itself: the models are
-    frozen, and ``copy``, ``deepcopy`` and ``model_copy`` copy the set before changing it
+    diagnostic each, and the per-record sets cost about a fifth of such a stream (0.55
+    against 0.42 s/MB, ``benchmarks/interleave.py``). Sharing is safe for pydantic itself:
+    the models are frozen, and ``copy``, ``deepcopy`` and ``model_copy`` copy the set
+    before changing it
     (:meth:`__copy__` gives a plain set; a pickled record gets one of its own,
     :meth:`Model.__getstate__`). Changing it in place would change every record that
     shares it, so the mutating methods raise ``TypeError`` (``set.add(shared, x)`` called
