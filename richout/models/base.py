@@ -226,11 +226,10 @@ class SharedFieldsSet(set[str]):
     diagnostic each, and the per-record sets cost about a fifth of such a stream (0.55
     against 0.42 s/MB, ``benchmarks/interleave.py``). Sharing is safe for pydantic itself:
     the models are frozen, and ``copy``, ``deepcopy`` and ``model_copy`` copy the set
-    before changing it
-    (:meth:`__copy__` gives a plain set; a pickled record gets one of its own,
-    :meth:`Model.__getstate__`). Changing it in place would change every record that
-    shares it, so the mutating methods raise ``TypeError`` (``set.add(shared, x)`` called
-    on the class itself is not stopped).
+    before changing it (:meth:`__copy__` gives a plain set; a pickled record gets one of
+    its own, :meth:`Model.__getstate__`). Changing it in place would change every record
+    that shares it, so the mutating methods raise ``TypeError`` (``set.add(shared, x)``
+    called on the class itself is not stopped).
     """
 
     __slots__ = ()
