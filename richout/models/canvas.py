@@ -61,7 +61,7 @@ class CanvasBlock(Model):
 
 #: The fields a preview built by the embed rules sets (all but the three constants), as
 #: ``CanvasPreview(url=..., view_id=..., ...)`` sets them.
-_PREVIEW_SHARED = fields_set("url", "view_id", "title", "preferred_height", "class_name", "style")
+_PREVIEW_SET = fields_set("url", "view_id", "title", "preferred_height", "class_name", "style")
 _BLOCK_SET = fields_set("preview")
 #: Wire names of the optional preview fields, in declaration order.
 _PREVIEW_OPTIONAL = (
@@ -96,7 +96,7 @@ def preview_record(
         "class_name": class_name,
         "style": style,
     }
-    return assembled(CanvasPreview, values, _PREVIEW_SHARED)
+    return assembled(CanvasPreview, values, _PREVIEW_SET)
 
 
 def block_record(preview: CanvasPreview) -> CanvasBlock:
