@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import richout
 from richout.markdown import spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
@@ -517,6 +518,82 @@ def test_the_end_of_an_indented_text_is_asked_of_the_parse(text: str) -> None:
     # raised IndexError (found in review, 2026-12-03).
     n = len(text)
     assert _fresh(text).in_code(n) == _fresh(text).full().in_code(n)
+
+
+#: Whole lines around an indented one: paragraph text, table rows (a body row needs no
+#: "|"), link reference definitions (whole, split across lines, inside a paragraph), lines
+#: that start or end blocks, and indented lines.
+_BLOCK_LINES = [
+    "x",
+    "text here",
+    "a | b",
+    "--|--",
+    "| a |",
+    "a|b",
+    "[a]:",
+    "[a]: /u",
+    "[a]: /u 't'",
+    "[a",
+    "]: b",
+    "/url",
+    "'t'",
+    "x]: y",
+    "   [c]: d",
+    "\\[a]: b",
+    "`[a]:` x",
+    "    MEDIA:/t.png",
+    "    b",
+    "\t c",
+    "  x",
+    "",
+    "   ",
+    "# h",
+    "===",
+    "---",
+    "- x",
+    "> q",
+    "```",
+    "<div>",
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a | b\n--|--\nx\n    MEDIA:/t.png",
+        "[a]:\n/url\n    MEDIA:/t.png",
+        "[a\n]: b\n    MEDIA:/t.png",
+        "[a\n]: \n    b\n    MEDIA:/t.png",
+        "text\n[a]: /u\n    MEDIA:/t.png",
+        "some text\nmore\n    MEDIA:/t.png",
+    ],
+)
+def test_an_indented_line_after_a_table_or_definitions_is_code(text: str) -> None:
+    # The first five: the indented-line shortcut read the plain line above as an open
+    # paragraph and the MEDIA: line as its lazy continuation, but a table's body row or a
+    # paragraph taken whole by definitions leaves no paragraph to continue (2026-12-03).
+    full = _fresh(text).full()
+    line = text.rindex("\n") + 1
+    assert _fresh(text).line_in_block(line, len(text)) == full.overlaps_block(line, len(text))
+    assert _fresh(text).in_code(line + 4) == full.in_code(line + 4)
+    # What a gateway sees: a MEDIA: line in code is shown, not attached.
+    code = full.overlaps_block(line, len(text))
+    assert richout.split_media(text).media_urls == ([] if code else ["/t.png"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(st.sampled_from(_BLOCK_LINES), min_size=1, max_size=8).map("\n".join))
+def test_lines_around_indented_ones_answer_as_the_full_parse(text: str) -> None:
+    full = _fresh(text).full()
+    start = 0
+    for line in text.split("\n"):
+        end = start + len(line)
+        assert _fresh(text).line_in_block(start, end) == full.overlaps_block(start, end), (
+            text,
+            start,
+        )
+        start = end + 1
+    _assert_offsets_agree(text)
 
 
 @settings(max_examples=600, deadline=None)

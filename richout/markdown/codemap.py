@@ -363,12 +363,31 @@ class CodeMap:
                 continue
             if saw_blank:
                 return True
-            if _PLAIN_TEXT_LINE.match(line) and "|" not in line:
+            if _PLAIN_TEXT_LINE.match(line) and self._paragraph_above(starts, k):
                 return False  # a lazy paragraph continuation
             return None
         if k - _LOOKBACK >= 0:
             return None  # every looked-at line was indented or blank: too far back to tell
         return True
+
+    def _paragraph_above(self, starts: list[int], k: int) -> bool:
+        """Are the lines above line ``k``, back to a blank line or the text's start, surely
+        an open paragraph's? False when unsure.
+
+        A plain text line can still end no paragraph: a table's body row needs no ``|``,
+        and link reference definitions can take the whole paragraph (``[a]:`` then ``/u``
+        on the next line); an indented line after either is code. A table's header row and
+        a definition's ``]:`` lie in the same run of non-blank lines, so a run holding
+        neither is a paragraph.
+        """
+        text = self.text
+        for j in range(k - 1, max(k - _LOOKBACK, -1), -1):
+            line = text[starts[j] : starts[j + 1] - 1]
+            if not line.strip(" \t\r"):
+                return True
+            if "|" in line or "]:" in line:
+                return False
+        return k - _LOOKBACK < 0
 
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
