@@ -27,6 +27,7 @@ from richout.media import fates as media_fates
 from richout.media import payload as media_payload
 from richout.media import pipeline as media_pipeline
 from richout.media import regroup as media_regroup
+from richout.media.judge import Judge
 from richout.media.segments import drop_ws_only_lines
 from richout.media.tagpass import tag_pass_shortcut
 from richout.media.walk import Walker
@@ -630,6 +631,29 @@ def test_the_plain_line_shortcut_is_taken_on_common_directives() -> None:
         "/tmp/d e.png",
     ]
     assert got.rejected_media_count == 1 and got.text == "Here:"
+
+
+@pytest.mark.pure_python(why="counts calls of Judge.ok, a compiled class's method")
+@pytest.mark.parametrize("explain", [False, True])
+def test_a_plain_path_token_is_accepted_without_asking_the_judge(
+    monkeypatch: pytest.MonkeyPatch, explain: bool
+) -> None:
+    """A plain absolute path is decided by its characters (``fates.plain_path``): an
+    explaining walk once built a verdict per such line that nobody read."""
+    asked: list[str] = []
+    real = Judge.ok
+
+    def counting(self: Judge, candidate: str, *args: bool) -> bool:
+        asked.append(candidate)
+        return real(self, candidate, *args)
+
+    monkeypatch.setattr(Judge, "ok", counting)
+    with _walked():
+        got = richout.split_media(
+            "MEDIA:/tmp/a.png\nMEDIA:/srv/b-c.mp4\nMEDIA:./d.png", explain=explain
+        )
+    assert got.media_urls == ["/tmp/a.png", "/srv/b-c.mp4", "./d.png"]
+    assert asked == ["./d.png"]  # relative: not a plain absolute path, asked as before
 
 
 _PATH_TOKEN = st.builds(

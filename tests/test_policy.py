@@ -9,6 +9,7 @@ from ada_url import parse_url
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from richout.media.judge import Judge
 from richout.policy import (
     OK,
     REJECTION_CODES,
@@ -39,6 +40,7 @@ from richout.policy.ip import (
 )
 from richout.policy.local import has_file_extension_in
 from richout.policy.remote import normalize_hostname, whatwg_parse
+from richout.profiles import PROFILES
 
 FLAGS = [(False, False), (True, False), (False, True), (True, True)]
 
@@ -566,6 +568,34 @@ def test_check_reference_total_and_agrees_with_is_valid(candidate: str) -> None:
         else:
             assert verdict.code in REJECTION_CODES
             assert verdict.reason
+
+
+@settings(max_examples=600)
+@given(
+    st.one_of(
+        CANDIDATES,
+        st.sampled_from(["../a.png", "~user/x.png", "http://x/a.png", "a.png", "a", "C:a.png"]),
+    ),
+    st.sampled_from(sorted(PROFILES)),
+)
+def test_bare_filenames_change_only_a_not_a_reference_verdict(candidate: str, name: str) -> None:
+    """The judge answers a fallback (bare filenames allowed) from the verdict without them
+    unless that one is ``media.not_a_reference`` (``media/judge.py``): every other verdict,
+    reason included, is the same with them; and the judge's answers are check_reference's
+    whichever order it is asked in."""
+    profile = PROFILES[name]
+    for spaces in (False, True):
+        without = check_reference(candidate, allow_spaces=spaces, profile=profile)
+        with_bare = check_reference(
+            candidate, allow_spaces=spaces, allow_bare_filename=True, profile=profile
+        )
+        if without.code != "media.not_a_reference":
+            assert with_bare == without
+        first, then = Judge(profile), Judge(profile)
+        assert first.verdict(candidate, spaces) == without
+        assert first.verdict(candidate, spaces, True) == with_bare
+        assert then.verdict(candidate, spaces, True) == with_bare
+        assert then.verdict(candidate, spaces) == without
 
 
 @settings(max_examples=300)

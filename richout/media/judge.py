@@ -74,9 +74,21 @@ class Judge:
         key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
         v = self._memo.get(key)
         if v is None:
-            v = check_reference(
-                candidate, allow_spaces=key[1], allow_bare_filename=key[2], profile=self.profile
-            )
+            if key[2]:
+                # Bare filenames are weighed last, after every rule that refuses or accepts
+                # (§7), and the reason mentions them only for media.not_a_reference: any
+                # other verdict without them is the verdict with them (tests/test_policy.py).
+                # A refused token's fallback asks again with them (traversal lines, 2026-12-03).
+                v = self._memo.get((candidate, key[1], False))
+                if v is not None and v.code == "media.not_a_reference":
+                    v = None
+            if v is None:
+                v = check_reference(
+                    candidate,
+                    allow_spaces=key[1],
+                    allow_bare_filename=key[2],
+                    profile=self.profile,
+                )
             self._memo[key] = v
         return v
 

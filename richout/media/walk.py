@@ -17,6 +17,7 @@ from typing import Literal
 
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import ImageSpan, find_images
+from richout.media.fates import plain_path
 from richout.media.lines import (
     MEDIA_AT_BOUNDARY,
     DirectiveLine,
@@ -289,7 +290,8 @@ class Walker:
             return False
         token = m.group(2)
         judge = self.walk.judge
-        if not judge.ok(token) or not judge.narrowed(token).ok:
+        # A plain absolute path is accepted from its characters (fates.plain_path).
+        if not (plain_path(token) or judge.ok(token)) or not judge.narrowed(token).ok:
             return False
         if self.explain:
             # The explanation is quiet only for a token that says nothing on its own and
