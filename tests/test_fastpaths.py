@@ -23,6 +23,7 @@ from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 
 import richout
 from richout.markdown.codemap import CodeMap
+from richout.media import explain_directives
 from richout.media import fates as media_fates
 from richout.media import payload as media_payload
 from richout.media import pipeline as media_pipeline
@@ -654,6 +655,48 @@ def test_a_plain_path_token_is_accepted_without_asking_the_judge(
         )
     assert got.media_urls == ["/tmp/a.png", "/srv/b-c.mp4", "./d.png"]
     assert asked == ["./d.png"]  # relative: not a plain absolute path, asked as before
+
+
+_WORDS_LINE = st.builds(
+    lambda lead, words, seps, tail: (
+        "MEDIA:"
+        + lead
+        + "".join(sep + word for sep, word in zip(["", *seps], words, strict=False))
+        + tail
+    ),
+    st.sampled_from(["", " ", "  "]),
+    st.lists(
+        st.sampled_from(
+            ["see", "the", "chart", "12", "a-b", "c_d", "-", "_", "x" * 4097, "y" * 3000]
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.lists(st.sampled_from([" ", "  "]), min_size=4, max_size=4),
+    st.sampled_from(["", " ", "   "]),
+)
+
+
+@pytest.mark.pure_python(why="replaces a module constant of a compiled module")
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(_WORDS_LINE, min_size=1, max_size=3).map("\n".join), st.sampled_from(sorted(PROFILES))
+)
+def test_a_payload_of_words_is_explained_as_the_general_steps_explain_it(
+    text: str, profile: str
+) -> None:
+    """A payload of words and spaces gets one record for its parts without a verdict per
+    word (``explain_directives._reject_words``), the record the per-part loop gives; with
+    a word longer than a reference may be, the loop runs as before."""
+    real = explain_directives._LONG_WORD
+    views = (richout.split_media, richout.parse_reply, richout.render_reply)
+    fast = [view(text, explain=True, profile=profile).to_wire() for view in views]
+    explain_directives._LONG_WORD = re.compile("")  # every payload "holds a long word"
+    try:
+        general = [view(text, explain=True, profile=profile).to_wire() for view in views]
+    finally:
+        explain_directives._LONG_WORD = real
+    assert fast == general
 
 
 _PATH_TOKEN = st.builds(

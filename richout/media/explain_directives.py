@@ -15,6 +15,7 @@ from richout.media.cleaning import clean
 from richout.media.explain_lines import shown
 from richout.media.lines import DirectiveLine, next_directive_token, says_nothing
 from richout.media.payload import Item, Judge, PayloadResult
+from richout.media.regroup import WORD_CHARS
 from richout.models.diagnostics import Diagnostics
 from richout.policy import Verdict, strip_file_prefix
 from richout.policy.local import (
@@ -23,6 +24,7 @@ from richout.policy.local import (
     is_windows_drive,
     starts_at_root,
 )
+from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import has_js_ws, js_rtrim, js_trim
 
 __all__ = ["directive_checks"]
@@ -103,6 +105,29 @@ def _reject_parts(
         more = f" (and {n - 1} more parts for the same reason)" if n > 1 else ""
         diag.add(code, "error", f"{reason}{more}; {tail}", start, last[code])
     return set(first)
+
+
+#: A word longer than a reference may be (too long, not "not a reference"), found from
+#: word starts only, so that a megabyte word costs one pass.
+_LONG_WORD = re.compile(f"(?<![{WORD_CHARS}])[{WORD_CHARS}]{{{MAX_REFERENCE_UNITS + 1}}}")
+_NOT_A_REFERENCE = "media.not_a_reference"
+
+
+def _reject_words(
+    diag: Diagnostics,
+    judge: Judge,
+    ps: int,
+    rejected: list[tuple[int, int, str, bool, bool]],
+    tail: str,
+) -> set[str]:
+    """:func:`_reject_parts` for a payload of words (every one refused, none too long): one
+    record, the first word's reason, spanning them all."""
+    a, _, first, spaces, _ = rejected[0]
+    reason = judge.verdict(first, spaces, False).reason
+    n = len(rejected)
+    more = f" (and {n - 1} more parts for the same reason)" if n > 1 else ""
+    diag.add(_NOT_A_REFERENCE, "error", f"{reason}{more}; {tail}", ps + a, ps + rejected[-1][1])
+    return {_NOT_A_REFERENCE}
 
 
 def _ext_tail(value: str) -> str | None:
@@ -367,11 +392,18 @@ def _refused_line(
     ps = d.payload
     tail = _visibility(d, True)
     part_codes: set[str] = set()
-    if res.parts > 1:
+    # Words and spaces only, none longer than a reference may be: every part, and the
+    # whole payload as the fallback, is refused as media.not_a_reference (no scheme,
+    # separator, extension or home form; tests/test_fastpaths.py compares the
+    # general steps). A 1 MB payload of distinct words once asked 500k verdicts here.
+    words = res.words and res.parts > 1 and _LONG_WORD.search(payload) is None
+    if words:
+        part_codes = _reject_words(diag, judge, ps, res.rejected, tail)
+    elif res.parts > 1:
         # Each part is what the reference tried; the whole-payload fallback is reported
         # only when it fails for a reason none of the parts already gives.
         part_codes = _reject_parts(diag, judge, d, ps=ps, rejected=res.rejected, visible=True)
-    if res.fallback_failed is not None:
+    if res.fallback_failed is not None and not (words and len(payload) <= MAX_REFERENCE_UNITS):
         fa, fb, candidate = res.fallback_failed
         fb = fa + len(js_rtrim(payload[fa:fb]))
         if fb <= fa:

@@ -83,6 +83,9 @@ class PayloadResult:
     counted: list[tuple[int, int, str]] = field(default_factory=list)
     #: the payload was an explicit quoted list (PROFILES.md rule 3)
     quoted_list: bool = False
+    #: the payload is words and spaces only (``payload._words_only``): every part is a word,
+    #: left visible. Not compared: the general steps give the same result without knowing it.
+    words: bool = field(default=False, compare=False)
 
     @property
     def ok(self) -> bool:

@@ -247,6 +247,7 @@ def _words_only(p: str, res: PayloadResult) -> PayloadResult:
         zip(starts, ends, map(p.__getitem__, map(slice, starts, ends)), repeat(True), repeat(True))
     )
     res.fallback_failed = (0, len(p), p)
+    res.words = True
     return res
 
 
