@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from richout import rebuild
 from richout.markdown.codemap import CodeMap
+from richout.tags.close import _space_opening_a_paragraph, leading_breaks_end
 from richout.tags.code import StageCode
 from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives, read_audio_tag
@@ -553,6 +554,17 @@ def test_stage_code_answers_like_the_full_parse(text: str, data: st.DataObject |
     if content_end < len(text):
         want = any(r.start <= content_end and r.end == len(text) for r in full.regions)
         assert StageCode(text).owns_tail(content_end) == want
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(["", "\n", "\r\n", "\n\n"]), markdown_texts)
+def test_a_space_opening_a_paragraph_line_is_not_code(breaks: str, rest: str) -> None:
+    """§5.1 step 2 asks no code question about a leading space on a line that opens no
+    block (``close._space_opening_a_paragraph``): the full parse agrees it is not code."""
+    text = breaks + " " + rest
+    start = leading_breaks_end(text)
+    if _space_opening_a_paragraph(text, start):
+        assert not CodeMap(text).full().in_code(start), text
 
 
 # --------------------------------------------------------------------------- hostile input

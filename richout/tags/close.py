@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from richout.markdown.spans import LINE_STARTER
 from richout.tags.scan import blank_end
 from richout.text.chars import JS_WS, is_js_ws
 from richout.text.patch import Patch, apply, patch_from_pieces
@@ -202,6 +203,17 @@ def boundaries_kept(text: str) -> bool:
     )
 
 
+def _space_opening_a_paragraph(text: str, start: int) -> bool:
+    """Is ``text[start]``, at a line start, a space on a line that opens no block?
+
+    Such a line starts a paragraph, whose code spans start at a backtick after the space, so
+    the space is in no code region and step 2 needs no code question. A streamed part that
+    began with a reply tag is such a text: asking its code map paired its backticks once
+    more per part (``tests/test_tags_properties.py`` compares the full parse).
+    """
+    return text[start] == " " and LINE_STARTER.match(text, start) is None
+
+
 def normalize_boundaries(
     text: str,
     in_code: Callable[[int], bool],
@@ -224,7 +236,7 @@ def normalize_boundaries(
         start + 1 < n
         and text[start] in _BLANKS
         and not is_js_ws(text[start + 1])
-        and not in_code(start)
+        and (_space_opening_a_paragraph(text, start) or not in_code(start))
     ):
         start += 1
     end = n
