@@ -73,6 +73,10 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "code_spans_tags_pipes_paragraph": lambda n: "`a` [[reply_to_current]] ``b`` x | y\n" * n,
     # lines opening with what could start a block but does not ("2024 was", "-x")
     "code_spans_tags_digit_lines": lambda n: "2024 was `a` [[reply_to_current]] ``b``\n" * n,
+    # 2026-12-03: indented MEDIA: lines inside one long paragraph (lazy continuations, not
+    # code); a table or definition check that looked back a bounded number of lines parsed
+    # them (5 s/MB)
+    "lazy_indented_lines": lambda n: ("x\n" * 100 + "    MEDIA:/t.png\n") * max(n // 100, 1),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

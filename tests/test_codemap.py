@@ -581,6 +581,34 @@ def test_an_indented_line_after_a_table_or_definitions_is_code(text: str) -> Non
     assert richout.split_media(text).media_urls == ([] if code else ["/t.png"])
 
 
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_an_indented_line_in_a_long_paragraph_is_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: the lazy-continuation shortcut is taken, also 100 lines into a paragraph
+    # (a first version of the table and definition check looked back 64 lines only, then
+    # parsed: 5 s/MB on a paragraph of such lines), and a table above still parses.
+    from richout.markdown import codemap
+
+    parses: list[str] = []
+    real = codemap.parse_code
+    monkeypatch.setattr(
+        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
+    )
+    text = ("x\n" * 100 + "    MEDIA:/t.png\n") * 30
+    cm = CodeMap(text)
+    start = 0
+    for _ in range(30):
+        start = text.index("    MEDIA:", start)
+        assert not cm.line_in_block(start, text.index("\n", start))
+        start += 1
+    assert parses == []
+    table = "a | b\n--|--\n" + "x\n" * 100 + "    MEDIA:/t.png"
+    at = table.rindex("\n") + 1
+    assert CodeMap(table).line_in_block(at, len(table))
+    assert parses
+
+
 @settings(max_examples=1500, deadline=None)
 @given(st.lists(st.sampled_from(_BLOCK_LINES), min_size=1, max_size=8).map("\n".join))
 def test_lines_around_indented_ones_answer_as_the_full_parse(text: str) -> None:

@@ -80,6 +80,7 @@ class CodeMap:
         "_para_spans",
         "_pieces",
         "_refdefs",
+        "_run_marks",
         "text",
     )
 
@@ -104,6 +105,9 @@ class CodeMap:
         self._blank_starts: list[int] = []
         self._blank_ends: list[int] = []
         self._para_spans: dict[int, list[tuple[int, int]] | None] = {}
+        #: the first "|" or "]:" of each run of non-blank lines, by the run's start
+        #: (:meth:`_paragraph_above`; the run's end when it holds neither)
+        self._run_marks: dict[int, int] = {}
         self._first_container = -1
         #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
         self._last_line: tuple[int, int, list[tuple[int, int]]] | None = None
@@ -332,8 +336,10 @@ class CodeMap:
         """Is a line indented four or more columns indented code? None when unsure.
 
         Outside containers, such a line is a paragraph's lazy continuation only when the
-        lines back to the nearest plain text line are all indented and none is blank;
-        otherwise (after a blank line, or at the start) it is code.
+        lines back to the nearest plain text line are all indented and none is blank, and
+        that line's run of non-blank lines is a paragraph (:meth:`_paragraph_above`: no
+        table, no link reference definitions; None otherwise); after a blank line, or at
+        the start, it is code.
         """
         text = self.text
         ls, le = self._line_bounds(line_start)
@@ -363,31 +369,36 @@ class CodeMap:
                 continue
             if saw_blank:
                 return True
-            if _PLAIN_TEXT_LINE.match(line) and self._paragraph_above(starts, k):
+            if _PLAIN_TEXT_LINE.match(line) and self._paragraph_above(ls):
                 return False  # a lazy paragraph continuation
             return None
         if k - _LOOKBACK >= 0:
             return None  # every looked-at line was indented or blank: too far back to tell
         return True
 
-    def _paragraph_above(self, starts: list[int], k: int) -> bool:
-        """Are the lines above line ``k``, back to a blank line or the text's start, surely
-        an open paragraph's? False when unsure.
+    def _paragraph_above(self, ls: int) -> bool:
+        """Are the lines above the line at ``ls``, back to a blank line or the text's start,
+        surely an open paragraph's? False when unsure.
 
         A plain text line can still end no paragraph: a table's body row needs no ``|``,
         and link reference definitions can take the whole paragraph (``[a]:`` then ``/u``
         on the next line); an indented line after either is code. A table's header row and
         a definition's ``]:`` lie in the same run of non-blank lines, so a run holding
-        neither is a paragraph.
+        neither above ``ls`` is a paragraph. The first such mark of each run is found once
+        (a paragraph of 100k lines with indented ones in it asks once per indented line).
         """
-        text = self.text
-        for j in range(k - 1, max(k - _LOOKBACK, -1), -1):
-            line = text[starts[j] : starts[j + 1] - 1]
-            if not line.strip(" \t\r"):
-                return True
-            if "|" in line or "]:" in line:
-                return False
-        return k - _LOOKBACK < 0
+        self._index()
+        k = bisect.bisect_right(self._blank_ends, ls) - 1
+        lo = self._blank_ends[k] if k >= 0 else 0
+        mark = self._run_marks.get(lo)
+        if mark is None:
+            k = bisect.bisect_left(self._blank_starts, ls)
+            hi = self._blank_starts[k] if k < len(self._blank_starts) else len(self.text)
+            found = [
+                at for at in (self.text.find("|", lo, hi), self.text.find("]:", lo, hi)) if at >= 0
+            ]
+            mark = self._run_marks[lo] = min(found, default=hi)
+        return mark >= ls
 
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
