@@ -699,6 +699,23 @@ def test_a_payload_of_words_is_explained_as_the_general_steps_explain_it(
     assert fast == general
 
 
+@pytest.mark.pure_python(why="counts calls of Judge.verdict, a compiled class's method")
+def test_a_payload_of_words_asks_one_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not vacuous: the words route is taken (the general loop asks one per word, and one
+    # for the fallback).
+    asked: list[str] = []
+    real = Judge.verdict
+
+    def counting(self: Judge, candidate: str, *args: bool) -> Any:
+        asked.append(candidate)
+        return real(self, candidate, *args)
+
+    monkeypatch.setattr(Judge, "verdict", counting)
+    got = richout.split_media("MEDIA: see the chart 12 now", explain=True)
+    assert [d.code for d in got.diagnostics] == ["media.not_a_reference"]
+    assert asked == ["see"]
+
+
 _PATH_TOKEN = st.builds(
     lambda head, body: head + body,
     st.sampled_from(["/", "/tmp/", "/a/../", "/srv/", "./", "~/", "/x`", "//"]),

@@ -22,7 +22,11 @@ from hypothesis import strategies as st
 
 from richout import rebuild
 from richout.markdown.codemap import CodeMap
-from richout.tags.close import _space_opening_a_paragraph, leading_breaks_end
+from richout.tags.close import (
+    _space_opening_a_paragraph,
+    leading_breaks_end,
+    normalize_boundaries,
+)
 from richout.tags.code import StageCode
 from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives, read_audio_tag
@@ -565,6 +569,18 @@ def test_a_space_opening_a_paragraph_line_is_not_code(breaks: str, rest: str) ->
     start = leading_breaks_end(text)
     if _space_opening_a_paragraph(text, start):
         assert not CodeMap(text).full().in_code(start), text
+
+
+def test_a_leading_space_opening_a_paragraph_asks_no_code_question() -> None:
+    # Not vacuous: step 2 removes the space without asking (a fence line still asks).
+    def never(pos: int) -> bool:
+        raise AssertionError(f"asked about {pos}")
+
+    assert normalize_boundaries(" ``b`` x", never, never)[0] == "``b`` x"
+    assert normalize_boundaries("\n ``b`` x", never, never)[0] == "``b`` x"
+    asked: list[int] = []
+    normalize_boundaries(" ```x", lambda pos: asked.append(pos) or False, never)
+    assert asked == [0]
 
 
 # --------------------------------------------------------------------------- hostile input

@@ -78,7 +78,7 @@ class Judge:
                 # Bare filenames are weighed last, after every rule that refuses or accepts
                 # (§7), and the reason mentions them only for media.not_a_reference: any
                 # other verdict without them is the verdict with them (tests/test_policy.py).
-                # A refused token's fallback asks again with them (traversal lines, 2026-12-03).
+                # A refused token's fallback asks again with them: one check, not two.
                 v = self._memo.get((candidate, key[1], False))
                 if v is not None and v.code == "media.not_a_reference":
                     v = None

@@ -204,12 +204,15 @@ def boundaries_kept(text: str) -> bool:
 
 
 def _space_opening_a_paragraph(text: str, start: int) -> bool:
-    """Is ``text[start]``, at a line start, a space on a line that opens no block?
+    """Is ``text[start]`` a space on a line that opens no block, ``start`` being the end of
+    the text's leading line breaks (nothing else above it: after an open fence, say, the
+    answer would mean nothing)?
 
-    Such a line starts a paragraph, whose code spans start at a backtick after the space, so
-    the space is in no code region and step 2 needs no code question. A streamed part that
-    began with a reply tag is such a text: asking its code map paired its backticks once
-    more per part (``tests/test_tags_properties.py`` compares the full parse).
+    Such a line starts the text's first paragraph, whose code spans start at a backtick
+    after the space, so the space is in no code region and step 2 needs no code question.
+    A streamed part that began with a reply tag is such a text: asking its code map paired
+    its backticks once more per part (``tests/test_tags_properties.py`` compares the full
+    parse).
     """
     return text[start] == " " and LINE_STARTER.match(text, start) is None
 
