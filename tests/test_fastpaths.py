@@ -634,6 +634,19 @@ def test_the_plain_line_shortcut_is_taken_on_common_directives() -> None:
     assert got.rejected_media_count == 1 and got.text == "Here:"
 
 
+def _judged(monkeypatch: pytest.MonkeyPatch, method: str) -> list[str]:
+    """The candidates later calls of ``Judge.<method>`` are asked about, in order."""
+    asked: list[str] = []
+    real = getattr(Judge, method)
+
+    def recording(self: Judge, candidate: str, *args: bool) -> Any:
+        asked.append(candidate)
+        return real(self, candidate, *args)
+
+    monkeypatch.setattr(Judge, method, recording)
+    return asked
+
+
 @pytest.mark.pure_python(why="counts calls of Judge.ok, a compiled class's method")
 @pytest.mark.parametrize("explain", [False, True])
 def test_a_plain_path_token_is_accepted_without_asking_the_judge(
@@ -641,14 +654,7 @@ def test_a_plain_path_token_is_accepted_without_asking_the_judge(
 ) -> None:
     """A plain absolute path is decided by its characters (``fates.plain_path``): an
     explaining walk once built a verdict per such line that nobody read."""
-    asked: list[str] = []
-    real = Judge.ok
-
-    def counting(self: Judge, candidate: str, *args: bool) -> bool:
-        asked.append(candidate)
-        return real(self, candidate, *args)
-
-    monkeypatch.setattr(Judge, "ok", counting)
+    asked = _judged(monkeypatch, "ok")
     with _walked():
         got = richout.split_media(
             "MEDIA:/tmp/a.png\nMEDIA:/srv/b-c.mp4\nMEDIA:./d.png", explain=explain
@@ -703,14 +709,7 @@ def test_a_payload_of_words_is_explained_as_the_general_steps_explain_it(
 def test_a_payload_of_words_asks_one_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     # Not vacuous: the words route is taken (the general loop asks one per word, and one
     # for the fallback).
-    asked: list[str] = []
-    real = Judge.verdict
-
-    def counting(self: Judge, candidate: str, *args: bool) -> Any:
-        asked.append(candidate)
-        return real(self, candidate, *args)
-
-    monkeypatch.setattr(Judge, "verdict", counting)
+    asked = _judged(monkeypatch, "verdict")
     got = richout.split_media("MEDIA: see the chart 12 now", explain=True)
     assert [d.code for d in got.diagnostics] == ["media.not_a_reference"]
     assert asked == ["see"]
