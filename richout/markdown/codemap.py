@@ -384,8 +384,9 @@ class CodeMap:
         and link reference definitions can take the whole paragraph (``[a]:`` then ``/u``
         on the next line); an indented line after either is code. A table's header row and
         a definition's ``]:`` lie in the same run of non-blank lines, so a run holding
-        neither above ``ls`` is a paragraph. The first such mark of each run is found once
-        (a paragraph of 100k lines with indented ones in it asks once per indented line).
+        neither above ``ls`` is a paragraph. The first such mark of each run is found once,
+        so a paragraph of 100k lines with indented ones in it is read once, not once per
+        indented line.
         """
         self._index()
         k = bisect.bisect_right(self._blank_ends, ls) - 1
