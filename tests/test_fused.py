@@ -283,3 +283,25 @@ def test_direct_segments_equal_trusted_ones(s: str) -> None:
         assert direct.model_fields_set == trusted.model_fields_set
         assert direct.to_wire() == trusted.to_wire()
         assert Segment.from_wire(direct.to_wire()) == direct
+
+
+@pytest.mark.pure_python(why="counts calls of a compiled module's function")
+def test_the_fused_split_gives_up_at_the_first_line_it_cannot_take(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: a caption left visible ends the fused reading at its line, without
+    # finding the directive lines after it first (a megabyte of them was scanned whole).
+    found: list[int] = []
+    real = fused.media_colon
+
+    def counting(text: str, start: int) -> int:
+        found.append(start)
+        return real(text, start)
+
+    monkeypatch.setattr(fused, "media_colon", counting)
+    raw = "\n".join(["MEDIA:https://e.example/a.png the chart"] + ["MEDIA:/tmp/x.png"] * 1000)
+    assert fused.directive_cuts(raw, PROFILES["next"], CodeMap(raw)) is None
+    assert len(found) <= 2
+    plain = "MEDIA:/tmp/x.png\n" * 3
+    cuts = fused.directive_cuts(plain, PROFILES["next"], CodeMap(plain))
+    assert cuts is not None and len(cuts.cuts) == 3
