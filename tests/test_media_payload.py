@@ -572,6 +572,75 @@ def test_a_reference_and_words_read_as_the_general_steps() -> None:
     assert taken > 600, taken  # not vacuous: the lane answered for many payloads
 
 
+def _url_heads() -> list[str]:
+    """URLs for :func:`test_a_url_and_words_read_as_the_general_steps`: the remote security
+    table's (accepted and refused for every reason), and near misses of the lane's shape
+    (a capital scheme, a wrapper, quote, comma or backslash, a scheme with nothing after it,
+    a URL longer than a reference may be)."""
+    from test_security_remote import REMOTE_TABLE
+
+    table = [u for u, _, _ in REMOTE_TABLE if u[:4].lower() == "http"]
+    return [
+        *table,
+        *("https://e.example/a.png", "http://x/a1.png", "https://e.example/a.png?x=1&y=2#f"),
+        *("https://e.example:8080/a.png", "https://u:p@e.example/a", "https://e.example/a."),
+        *("http://", "https://", "https://a", "https://[::1]/a", "https://e.example/%2e%2e/a"),
+        # refused, but accepted by the fallback after a tab (which WHATWG drops)
+        *("https://a.", "https://0."),
+        *("HTTPS://e.example/a", "https://e.example/a)", "https://e.example/a,", "https://e/a`"),
+        *('https://e.example/a.png"}', "https://e.example/a\\b", "https://e.example/" + "x" * 4100),
+    ]
+
+
+def test_a_url_and_words_read_as_the_general_steps() -> None:
+    """A plain ``http(s)://`` URL followed by words: the lane's result
+    (:func:`richout.media.payload._captioned_url`), field for field, is the general steps',
+    and the oracle's, under every profile and with either judge, whatever the URL's verdict
+    (accepted, refused as a private address, a bad port, ``http:``...) and whether or not
+    the profile hides refusals; near misses take the general steps and read the same."""
+    from richout.media import payload as pl
+
+    heads = _url_heads()
+    rng = random.Random(20261205)
+    taken = 0
+    for i in range(3000):
+        toks = [rng.choice(heads)]
+        toks += [rng.choice(_CAPTION_WORDS[:6] if i % 2 else _CAPTION_WORDS)]
+        toks += [rng.choice(_CAPTION_WORDS[:4]) for _ in range(rng.choice([0, 1, 2, 20]))]
+        seps = [rng.choice([" ", "  ", "\t"] if i % 3 else [" ", "\u00a0"]) for _ in toks]
+        p = _assert_lanes_read_as_the_general_steps(rng, toks, seps)
+        taken += pl._CAPTIONED_URL.fullmatch(p) is not None and len(p) <= 4096
+    assert taken > 1000, taken  # not vacuous: the lane answered for many payloads
+
+
+@pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")
+def test_a_url_and_words_take_their_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lane answers an accepted and a refused URL before words without the general
+    steps, and leaves them a payload whose fallback accepts it."""
+    from richout.media import payload as pl
+
+    calls: list[str] = []
+    general = pl._read_payload
+
+    def recorded(p: str, *args: object, **kwargs: object) -> PayloadResult:
+        calls.append(p)
+        return general(p, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pl, "_read_payload", recorded)
+    ok = analyse_payload(" https://e.example/a.png the chart", Judge())
+    assert [i.value for i in ok.accepted] == ["https://e.example/a.png"]
+    assert len(ok.leftovers) == 2
+    refused = analyse_payload("http://x/a.png  word", Judge())
+    assert not refused.accepted and refused.counted == [(0, 14, "http://x/a.png")]
+    assert refused.fallback_failed == (0, 20, "http://x/a.png  word")
+    assert calls == []
+    # "https://a." is refused, but WHATWG drops the tab from "https://a.\tword", so the
+    # whole-payload fallback accepts it: the general steps read that payload
+    fallback = analyse_payload("https://a.\tword", Judge())
+    assert calls == ["https://a.\tword"]
+    assert [(i.value, i.source) for i in fallback.accepted] == [("https://a.\tword", "fallback")]
+
+
 def test_the_lane_of_tokens_apart_is_taken_and_declined() -> None:
     """The lane answers payloads whose tokens cannot join (else the property above would
     compare the general steps with themselves) and declines one where a token may join the
