@@ -45,23 +45,11 @@ def _visibility(d: DirectiveLine, visible_part: bool, counted: bool = False) -> 
     return "nothing on the line was accepted and the directive stayed visible as text"
 
 
-def _reject(
-    diag: Diagnostics,
-    judge: Judge,
-    candidate: str,
-    start: int,
-    end: int,
-    *,
-    spaces: bool,
-    bare: bool,
-    tail: str,
-) -> str | None:
-    """Record why ``candidate`` was rejected; returns the code."""
-    verdict = judge.verdict(candidate, spaces, bare)
+def _reject(diag: Diagnostics, verdict: Verdict, start: int, end: int, tail: str) -> None:
+    """Record why a candidate was rejected (its ``verdict``) over ``[start, end)``."""
     if verdict.ok or verdict.code is None:
-        return None
+        return
     diag.add(verdict.code, "error", f"{verdict.reason}; {tail}", start, end)
-    return verdict.code
 
 
 def _reject_parts(
@@ -410,7 +398,7 @@ def _refused_line(
             fa, fb = res.value_bounds
         verdict = judge.verdict(candidate, True, True)
         if verdict.code not in part_codes:
-            _reject(diag, judge, candidate, ps + fa, ps + fb, spaces=True, bare=True, tail=tail)
+            _reject(diag, verdict, ps + fa, ps + fb, tail)
     if d.outcome == "removed":
         why = (
             f"{len(res.counted)} rejected reference(s) were counted in rejected_media_count"
