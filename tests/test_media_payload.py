@@ -572,6 +572,66 @@ def test_a_reference_and_words_read_as_the_general_steps() -> None:
     assert taken > 600, taken  # not vacuous: the lane answered for many payloads
 
 
+_QUOTED_HEADS = ["/", "~/", "/tmp/a", "~/x", "/a/../b", "/..", "~", "./a", "/a.png", "//x", "~u/a"]
+_QUOTED_TAILS = ["b", "1.png", "x.y", "..", "-", "_", "b/c", "b..c", "é", 'a"b', "b'", "x" * 4100]
+
+
+def test_a_quoted_path_reads_as_the_general_steps() -> None:
+    """A rooted path in one pair of quotes, spaces inside (``"/tmp/my file.png"``): the
+    lane's result (:func:`richout.media.payload._quoted_path`), field for field, is the
+    general steps', and the oracle's, under every profile and with either judge; near misses
+    (a traversal, an unrooted path, blanks inside the quotes' ends, an unclosed or different
+    closing quote, a backtick, a quote inside, a path too long) read the same."""
+    from richout.media import payload as pl
+
+    rng = random.Random(20261206)
+    taken = 0
+    for i in range(3000):
+        q = rng.choice(['"', "'", "`", '"'])
+        names = [rng.choice(_QUOTED_HEADS)]
+        names += [rng.choice(_QUOTED_TAILS[:5] if i % 2 else _QUOTED_TAILS)]
+        names += [rng.choice(_QUOTED_TAILS[:4]) for _ in range(rng.randint(0, 2))]
+        # Odd rounds stay near the lane's shape; even ones add what breaks it.
+        seps, pads, closes = (
+            ([" ", "  "], [""], [q]) if i % 2 else ([" ", "", "\t"], ["", " "], [q, q + "x", ""])
+        )
+        inner = "".join(n + rng.choice(seps) for n in names).rstrip()
+        inner = rng.choice(pads) + inner + rng.choice(pads)
+        close = rng.choice(closes)
+        p = rng.choice(["", " ", "\t"]) + q + inner + close + rng.choice(["", " ", "\t"])
+        profile = PROFILES[rng.choice(sorted(PROFILES))]
+        general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
+        assert analyse_payload(p, Judge(profile)) == general, p
+        assert analyse_payload(p, Judge(profile, explains=False)) == general, p
+        if len(p) < 200:
+            _assert_reads_as_the_oracle(p, profile)
+        taken += pl._QUOTED_PATH.fullmatch(p) is not None and len(p) <= 4096
+    assert taken > 500, taken  # not vacuous: the lane answered for many payloads
+
+
+@pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")
+def test_a_quoted_path_takes_its_lane(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lane answers an accepted quoted path without the general steps, and leaves them
+    one §7 refuses (a traversal), which they explain."""
+    from richout.media import payload as pl
+
+    calls: list[str] = []
+    general = pl._read_payload
+
+    def recorded(p: str, *args: object, **kwargs: object) -> PayloadResult:
+        calls.append(p)
+        return general(p, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pl, "_read_payload", recorded)
+    ok = analyse_payload(' "/tmp/my file 1.png" ', Judge())
+    assert [(i.value, i.source, i.start, i.end) for i in ok.accepted] == [
+        ("/tmp/my file 1.png", "unwrapped", 2, 20)
+    ]
+    assert ok.looks_local and ok.unwrapped == "/tmp/my file 1.png" and calls == []
+    refused = analyse_payload('"/a/../b c"', Judge())
+    assert not refused.accepted and calls == ['"/a/../b c"']
+
+
 def _url_heads() -> list[str]:
     """URLs for :func:`test_a_url_and_words_read_as_the_general_steps`: the remote security
     table's (accepted and refused for every reason), and near misses of the lane's shape

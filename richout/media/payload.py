@@ -136,6 +136,9 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         captioned = _CAPTIONED_URL.fullmatch(p)
         if captioned is not None and _captioned_url(p, captioned, judge, res):
             return res
+        quoted = _QUOTED_PATH.fullmatch(p)
+        if quoted is not None and _quoted_path(quoted, judge, res):
+            return res
     return _read_payload(p, judge, res)
 
 
@@ -184,6 +187,37 @@ def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
     absorbed = has_file_extension_in(p, a, m.end(1))
     res.accepted = [Item(p[a:b], a, b, False, "part", absorbed, "")]
     return res
+
+
+#: A rooted path in one pair of quotes, maybe with single spaces or runs of them between
+#: its names (``"/tmp/my file.png"``), blanks around (:func:`_quoted_path`). Group 1 is the
+#: quote, group 2 the path; runs of path characters alternate with runs of spaces, so a
+#: failed match gives each run back at once.
+_QUOTED_PATH = re.compile(
+    f"[ \t]*([\"'])((?:/|~/)[{PLAIN_PATH_CHARS}]*(?: +[{PLAIN_PATH_CHARS}]+)*)\\1[ \t]*"
+)
+
+
+def _quoted_path(m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
+    """The steps for a :data:`_QUOTED_PATH` payload (at most ``MAX_REFERENCE_UNITS`` long)
+    whose path §7 accepts with spaces allowed, filling ``res``; False, with ``res``
+    untouched, when it refuses it (``..``, say: the general steps explain that).
+
+    Two quotes make no explicit list (it needs two members), so the whole payload is
+    unwrapped: the path, which has no blank at either end, is the one part and the
+    candidate, accepted as ``unwrapped``; it starts at a root, so the payload looks local.
+    Nothing is left, rejected or counted, and neither the rescue nor the fallback runs.
+    """
+    a, b = m.span(2)
+    path = m.group(2)
+    if not judge.ok(path, True):
+        return False
+    res.parts = 1
+    res.value_bounds = (a, b)
+    res.unwrapped = path
+    res.looks_local = True
+    res.accepted = [Item(path, a, b, False, "unwrapped", False, "")]
+    return True
 
 
 #: A plain ``http://`` or ``https://`` URL, then blank-separated :data:`WORD_TOKEN` words,
