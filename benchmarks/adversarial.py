@@ -77,6 +77,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # code); a table or definition check that looked back a bounded number of lines parsed
     # them (5 s/MB)
     "lazy_indented_lines": lambda n: ("x\n" * 100 + "    MEDIA:/t.png\n") * max(n // 100, 1),
+    # 2026-12-03: a block quote of one paragraph with tags and code spans: every tag asked
+    # the CommonMark parser, which parsed the whole quote's inline content (2-3 s/MB)
+    "quote_code_spans_tags": lambda n: "> `a` [[reply_to_current]] ``b``\n" * n,
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

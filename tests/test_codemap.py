@@ -624,6 +624,83 @@ def test_lines_around_indented_ones_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
 
 
+#: Whole lines in and around block quotes: quote lines that can only be paragraph text, with
+#: and without code spans, tags, links, escapes and table pipes; quote lines that open a
+#: block or hold nothing; lines that may continue a quote's paragraph lazily or end it.
+_QUOTE_LINES = [
+    "> `a`",
+    ">`b` x",
+    "> x ``y",
+    "> [[reply_to_current]] `",
+    "> x `` y ` z",
+    ">  `x",
+    ">    code `x`",
+    "> `a` [l](u)",
+    "> [a](`b`)",
+    "> ![`a`](b)",
+    "> <a`b>",
+    "> \\`",
+    "> a\\",
+    "> a|b",
+    "> --|--",
+    "> [x]: /u",
+    "> `a\r",
+    "> ```",
+    "> ~~~",
+    "> - x",
+    "> 1. x",
+    "> 2. x",
+    "> # h",
+    "> ===",
+    "> > x",
+    ">\tx",
+    " > x",
+    ">",
+    "> ",
+    "",
+    "  ",
+    "text",
+    "x `",
+    "`c`",
+    "    x",
+    "- item",
+    "```",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_QUOTE_LINES), min_size=1, max_size=8).map("\n".join))
+def test_quote_lines_answer_as_the_full_parse(text: str) -> None:
+    _assert_offsets_agree(text)
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_a_long_block_quote_is_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not vacuous: a quote paragraph of 3,000 lines with tags and code spans is paired
+    # without markdown-it-py (it once went to the parser whole: 2-3 s/MB), and each answer is
+    # the parse's; a lazy line after the quote, or a fence in it, still parses.
+    from richout.markdown import codemap
+
+    parses: list[str] = []
+    real = codemap.parse_code
+    monkeypatch.setattr(
+        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
+    )
+    text = "> `a` [[reply_to_current]] ``b``\n" * 3000
+    cm = CodeMap(text)
+    answers = [cm.in_code(p) for p in range(0, len(text), 7)]
+    assert parses == []
+    full = real(text)
+    assert answers == [full.in_code(p) for p in range(0, len(text), 7)]
+    assert richout.parse_directives(text).reply_to_current
+    assert parses == []
+    for other in ("> `a` x\nlazy ` b\n", "> ```\n> `a` [[reply_to_current]]\n"):
+        before = len(parses)
+        at = other.index("`a`") + 1
+        assert CodeMap(other).in_code(at) == real(other).in_code(at)
+        assert len(parses) == before + 1
+
+
 @settings(max_examples=600, deadline=None)
 @given(
     st.lists(st.sampled_from(_LINE_PIECES), min_size=1, max_size=14).map("".join) | _PLAIN_LINE,

@@ -14,7 +14,9 @@ included (tags, embeds). The exact answer comes from one CommonMark parse
   destination or title holding a backtick, no escaped backtick, image, table or link
   reference definition: :func:`~richout.markdown.spans.para_unsafe`) pairs backtick runs
   exactly as CommonMark does (:mod:`richout.markdown.spans`); a text of one line that opens
-  no block (a streamed part, most often) is such a paragraph, found without the line scan.
+  no block (a streamed part, most often) is such a paragraph, found without the line scan;
+  so is a block quote's paragraph of plain lines, markers taken off
+  (:mod:`richout.markdown.quotes`), and a paragraph ends where a quote interrupts it.
 
 Anything else falls through to the parse, computed once and cached. A text of at least
 ``CodeMap.PIECE_MIN`` characters (1 KB) is parsed in pieces: only the piece holding the
@@ -31,7 +33,14 @@ import re
 from itertools import accumulate
 
 from richout.markdown.engine import CodeParse, Region, parse_code
-from richout.markdown.linescan import FenceScan, container_content, indent_columns
+from richout.markdown.linescan import (
+    FenceScan,
+    container_content,
+    indent_columns,
+    is_blank,
+    needs_code_parse,
+)
+from richout.markdown.quotes import QuoteRuns
 from richout.markdown.regions import cut_points
 from richout.markdown.spans import (
     LINE_STARTER,
@@ -53,18 +62,6 @@ _LOOKBACK = 64
 _CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
 
-def _is_blank(line: str) -> bool:
-    """Only spaces and tabs, before at most one trailing CR (a CommonMark blank line)."""
-    body = line[:-1] if line.endswith("\r") else line
-    return not body.strip(" \t")
-
-
-def needs_code_parse(text: str) -> bool:
-    """False when ``text`` cannot contain code (no backtick, ``~``, tab or four spaces)."""
-    # Four substring tests run at C speed; one regex alternation walks the text in Python.
-    return "`" in text or "~" in text or "\t" in text or "    " in text
-
-
 class CodeMap:
     """Code regions of one text, answered by fast paths or one cached CommonMark parse."""
 
@@ -79,6 +76,8 @@ class CodeMap:
         "_needs",
         "_para_spans",
         "_pieces",
+        "_quote_at",
+        "_quotes",
         "_refdefs",
         "_run_marks",
         "text",
@@ -104,11 +103,17 @@ class CodeMap:
         self._line_starts: list[int] | None = None
         self._blank_starts: list[int] = []
         self._blank_ends: list[int] = []
-        self._para_spans: dict[int, list[tuple[int, int]] | None] = {}
+        #: the code spans of each paragraph paired, by its bounds
+        self._para_spans: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
+        #: the first line opening with ">" after each paragraph's first line, by the
+        #: paragraph's start (-1: none)
+        self._quote_at: dict[int, int] = {}
         #: the first "|" or "]:" of each run of non-blank lines, by the run's start
         #: (:meth:`_paragraph_above`; the run's end when it holds neither)
         self._run_marks: dict[int, int] = {}
         self._first_container = -1
+        #: the block quote paragraphs read so far (a line opening with ">" asks them)
+        self._quotes: QuoteRuns | None = None
         #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
         self._last_line: tuple[int, int, list[tuple[int, int]]] | None = None
         # Cut points (None until needed; [0] when the text is parsed whole) and the parses
@@ -193,9 +198,10 @@ class CodeMap:
         """The spans of a text that is one line opening no block, paired once as one
         paragraph (None: only the parse can pair them), and kept as the last line answered,
         so every later question on the line is a lookup."""
-        if 0 in self._para_spans:
-            return self._para_spans[0]
-        spans = self._para_spans[0] = self._pair_backticks(self.text, one_line=True)
+        key = (0, len(self.text))
+        if key in self._para_spans:
+            return self._para_spans[key]
+        spans = self._para_spans[key] = self._pair_backticks(self.text, one_line=True)
         if spans is not None:
             self._last_line = (0, 0, spans)
         return spans
@@ -250,7 +256,7 @@ class CodeMap:
             starts.pop()
             self._line_starts = starts
             for i, line in enumerate(lines):
-                if _is_blank(line):
+                if is_blank(line):
                     self._blank_starts.append(starts[i])
                     self._blank_ends.append(starts[i] + len(line))
         return self._line_starts
@@ -297,7 +303,7 @@ class CodeMap:
                 if prev is None or line_start - prev > self.LOCAL_REACH:
                     lo = None
                     break
-                if _is_blank(text[prev : a - 1]):
+                if is_blank(text[prev : a - 1]):
                     lo = a - 1
                     break
                 a = prev
@@ -318,7 +324,7 @@ class CodeMap:
                 if b - line_end > self.LOCAL_REACH:
                     hi = None
                     break
-                if _is_blank(text[start:b]):
+                if is_blank(text[start:b]):
                     hi = start
                     break
             else:
@@ -417,6 +423,13 @@ class CodeMap:
             # for the paragraph's bounds.
             spans = self._line_spans()
             return None if spans is None else in_spans(spans, pos, n)
+        if text.startswith(">", line_start):
+            quotes = self._quotes = self._quotes or QuoteRuns(text, self._index(), self._scan())
+            quoted = quotes.in_code(pos, line_start)
+            if quoted is not None:
+                return quoted
+            # Unsure: the checks below still answer a quote line in a paragraph without
+            # backticks.
         if indent_columns(text, line_start) >= 4:
             indented = self._indented_line(line_start)
             if indented is None or (indented and text[pos : pos + 1] in ("", "\r", "\n")):
@@ -444,11 +457,20 @@ class CodeMap:
         k = bisect.bisect_left(scan.starts, line_end)
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
+        q = self._quote_at.get(lo)
+        if q is None:
+            q = self._quote_at[lo] = text.find("\n>", lo, hi)
+        if line_end <= q:  # (q is -1 when there is none)
+            # A block quote at column 0 interrupts the paragraph, whose lines before it hold
+            # no block starter (else _pair_backticks gives up): the paragraph ends there. A
+            # streamed part of a quote starts with the rest of a line, then quote lines.
+            hi = q + 1
         if hi > scan.valid_until:
             return None
-        if lo not in self._para_spans:
-            self._para_spans[lo] = self._pair_backticks(text[lo:hi])
-        spans = self._para_spans[lo]
+        key = (lo, hi)
+        if key not in self._para_spans:
+            self._para_spans[key] = self._pair_backticks(text[lo:hi])
+        spans = self._para_spans[key]
         if spans is None:
             return None
         self._last_line = (line_start, lo, spans)

@@ -1,0 +1,155 @@
+"""Code spans of a block quote's first paragraph, from its lines' contents (CommonMark 5.1).
+
+A block quote whose paragraph is a run of ``>`` lines that can only be paragraph text pairs
+its backtick runs as a plain paragraph does once the markers are taken off
+(:mod:`richout.markdown.spans`): :class:`QuoteRuns` answers
+:meth:`~richout.markdown.codemap.CodeMap.in_code` for such lines without the parse, and
+leaves every other quote to it. ``tests/test_codemap.py`` compares each answer with the full
+parse.
+"""
+
+from __future__ import annotations
+
+import bisect
+from itertools import accumulate
+
+from richout.markdown.linescan import FenceScan, is_blank
+from richout.markdown.spans import (
+    LINE_STARTER,
+    backtick_runs,
+    has_line_starter,
+    in_spans,
+    pair_runs,
+    para_unsafe,
+)
+
+__all__ = ["QuoteRuns", "quote_content"]
+
+
+def quote_content(text: str, a: int, b: int) -> int | None:
+    """Where the content of the line ``text[a:b]`` starts when it is a block quote line that
+    can only be paragraph text: ``>`` at column 0, one optional space (not a tab), then
+    content that is not blank and opens no block (:data:`~richout.markdown.spans.LINE_STARTER`),
+    with no CR anywhere; else None."""
+    if a >= b or text[a] != ">":
+        return None
+    c = a + 1
+    if c < b and text[c] == " ":
+        c += 1
+    elif c < b and text[c] == "\t":
+        return None
+    line = text[c:b]
+    if not line.strip(" \t") or "\r" in line or LINE_STARTER.match(text, c) is not None:
+        return None
+    return c
+
+
+class QuoteRuns:
+    """The code spans of the block quote paragraphs of one text, read once per run of lines.
+
+    Answered for a run of :func:`quote_content` lines that opens its quote: after a blank
+    line, the text's start, or paragraph lines (none opening a block: a ``>`` at column 0
+    interrupts a paragraph, but continues a quote whose paragraph lazily took the lines in
+    between); outside any fenced block; ending at a blank line, a ``>`` line with nothing
+    after it, or the text's end (any other line may continue the paragraph lazily). No line
+    of it can open or continue another block, so its code spans are those of its lines'
+    contents joined, paired as a plain paragraph's, each mapped back to the source from its
+    first to its last backtick, as the parse maps them. A quote of 30k lines with tags and
+    code spans went to markdown-it-py whole, whose inline parse of ``[[`` tags cost 2-3 s/MB.
+    """
+
+    __slots__ = ("_refdefs", "_runs", "_scan", "_starts", "text")
+
+    def __init__(self, text: str, starts: list[int], scan: FenceScan) -> None:
+        """``starts``: every line start of ``text``; ``scan``: its fence scan."""
+        self.text = text
+        self._starts = starts
+        self._scan = scan
+        # A link reference definition anywhere can turn "[x]" into a link whose label or
+        # destination changes the pairing: such texts go to the parser (as in CodeMap).
+        self._refdefs = "]:" in text
+        #: the spans of the run holding each line read so far, by line number (None: unsure)
+        self._runs: dict[int, list[tuple[int, int]] | None] = {}
+
+    def in_code(self, pos: int, line_start: int) -> bool | None:
+        """Is ``pos``, on the line starting at ``line_start``, in code? None when unsure."""
+        k = bisect.bisect_right(self._starts, line_start) - 1
+        if k not in self._runs:
+            self._read_run(k)
+        spans = self._runs[k]
+        return None if spans is None else in_spans(spans, pos, len(self.text))
+
+    def _bounds(self, j: int) -> tuple[int, int]:
+        starts = self._starts
+        return starts[j], starts[j + 1] - 1 if j + 1 < len(starts) else len(self.text)
+
+    def _content(self, j: int) -> int | None:
+        return quote_content(self.text, *self._bounds(j))
+
+    def _read_run(self, k: int) -> None:
+        """Record the spans (or None) of every line of the run holding line ``k``: found
+        once for the run, so that asking about each of its lines stays linear."""
+        if self._content(k) is None:
+            self._runs[k] = None
+            return
+        last = len(self._starts) - 1
+        k0 = k1 = k
+        while k0 > 0 and self._content(k0 - 1) is not None:
+            k0 -= 1
+        while k1 < last and self._content(k1 + 1) is not None:
+            k1 += 1
+        spans = self._spans(k0, k1) if self._opens_quote(k0) and self._ends(k1) else None
+        for j in range(k0, k1 + 1):
+            self._runs[j] = spans
+
+    def _opens_quote(self, k0: int) -> bool:
+        """Does the run starting at line ``k0`` open its block quote? The lines before it,
+        back to a blank one or the text's start, must open no block: a quote line among
+        them may be continued by the run, the lines between taken lazily. Each line is read
+        by the run after it only (the walk stops at the previous run's last line)."""
+        j = k0 - 1
+        while j >= 0:
+            line = self.text[slice(*self._bounds(j))]
+            if is_blank(line):
+                return True
+            if LINE_STARTER.match(line) is not None:
+                return False
+            j -= 1
+        return True
+
+    def _ends(self, k1: int) -> bool:
+        """Does the paragraph end with line ``k1`` (no line after it may continue it)?"""
+        if k1 + 1 >= len(self._starts):
+            return True
+        a, b = self._bounds(k1 + 1)
+        text = self.text
+        return is_blank(text[a:b]) or (text[a] == ">" and is_blank(text[a + 1 : b]))
+
+    def _spans(self, k0: int, k1: int) -> list[tuple[int, int]] | None:
+        """The code spans (source offsets) of the quote lines ``k0``-``k1``, or None."""
+        text = self.text
+        run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
+        if run_end >= self._scan.valid_until or self._scan.overlaps(run_start, run_end + 1):
+            return None
+        if self._refdefs:
+            return None
+        heads: list[int] = []  # each line's content start in the source
+        pieces: list[str] = []
+        for j in range(k0, k1 + 1):
+            c = self._content(j)
+            assert c is not None  # the run is made of such lines
+            heads.append(c)
+            pieces.append(text[c : self._bounds(j)[1]])
+        joined = "\n".join(pieces)
+        if "`" not in joined:
+            return []
+        if para_unsafe(joined) or has_line_starter(joined):
+            return None
+        # Where each line's content starts in ``joined``.
+        offsets = list(accumulate((len(p) + 1 for p in pieces[:-1]), initial=0))
+
+        def source(x: int) -> int:
+            i = bisect.bisect_right(offsets, x) - 1
+            return heads[i] + x - offsets[i]
+
+        return [(source(a), source(b - 1) + 1) for a, b in pair_runs(backtick_runs(joined))]
