@@ -80,6 +80,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # 2026-12-03: a block quote of one paragraph with tags and code spans: every tag asked
     # the CommonMark parser, which parsed the whole quote's inline content (2-3 s/MB)
     "quote_code_spans_tags": lambda n: "> `a` [[reply_to_current]] ``b``\n" * n,
+    # escaped backticks beside tags and code spans: a paragraph holding one went to the
+    # parser whole (1.6-2 s/MB)
+    "escaped_backticks_tags": lambda n: "\\`a\\` [[reply_to_current]] \\`\\`b `c`\n" * n,
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

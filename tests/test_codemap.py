@@ -381,7 +381,7 @@ _AUTOLINK_WITH_BACKTICK = r"<[^<>\x00-\x20]*`[^<>\x00-\x20]*>"
 # A link only when its destination or title could hold a backtick (link_may_hold_backtick,
 # checked against the full parse by the offset tests); a pipe only beside a line that could
 # be a table's delimiter row (_may_hold_table).
-_UNSAFE_PATTERN = re.compile(r"\\`|\]:|" + _AUTOLINK_WITH_BACKTICK)
+_UNSAFE_PATTERN = re.compile(r"\]:|" + _AUTOLINK_WITH_BACKTICK)
 _ROW_CHARS = set("|:->") | {c for c in map(chr, range(0x110000)) if c.isspace()}
 
 
@@ -397,9 +397,7 @@ def test_the_whitespace_is_what_str_strip_removes() -> None:
 # A whole text of one line: no table (it needs a second line), and a link reference
 # definition only at the line's start; a link only when its destination or title could
 # hold a backtick (link_may_hold_backtick, checked against the full parse below).
-_ONE_LINE_UNSAFE_PATTERN = re.compile(
-    r"\\`|^[ \t]*\[(?:[^\[\]\\]|\\.)*\]:|" + _AUTOLINK_WITH_BACKTICK
-)
+_ONE_LINE_UNSAFE_PATTERN = re.compile(r"^[ \t]*\[(?:[^\[\]\\]|\\.)*\]:|" + _AUTOLINK_WITH_BACKTICK)
 # Block starts as CommonMark defines them (a marker, then a blank or the line's end; a line
 # of nothing but a break's or an underline's characters), tried at every line start.
 # ("$" before a CR too: the parser breaks lines there.)
@@ -432,6 +430,42 @@ def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     assert spans.has_line_starter(chunk) == bool(_STARTER_PATTERN.search(chunk))
     runs = [m.span() for m in re.finditer("`+", chunk)]
     assert spans.backtick_runs(chunk) == runs
+
+
+# Backslashes before backticks and other punctuation, in and out of code spans, runs split
+# by an escape, escaped backslashes, a backslash ending a line (a hard break).
+_ESCAPE_PIECES = ["\\`", "\\``", "\\\\`", "`", "``", "```", "\\", "\\\\", "\\a", "\\[", "\\*"]
+_ESCAPE_PIECES += [" ", "x", "word ", "\n", "\\\n", "[[reply_to_current]]", "> ", "a|b", "*"]
+
+
+@settings(max_examples=2500, deadline=None)
+@given(st.lists(st.sampled_from(_ESCAPE_PIECES), min_size=1, max_size=14).map("".join))
+def test_escaped_backticks_pair_as_the_full_parse(text: str) -> None:
+    _assert_offsets_agree(text)
+    _assert_offsets_agree("x " + text.replace("\n", " "))  # one plain line
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_escaped_backticks_are_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not vacuous: a paragraph whose backticks are escaped (once sent to the parser whole:
+    # 1.6-2 s/MB) is paired by code_spans, and the answers are the parse's.
+    from richout.markdown import codemap
+
+    parses: list[str] = []
+    real = codemap.parse_code
+    monkeypatch.setattr(
+        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
+    )
+    for text in (
+        "\\`a\\` [[reply_to_current]] \\`\\`b\\`\\` `c\\`\n" * 300,
+        "x \\`a\\` `b` " * 300,
+    ):
+        cm = CodeMap(text)
+        answers = [cm.in_code(p) for p in range(0, len(text), 3)]
+        assert parses == []
+        assert answers == [real(text).in_code(p) for p in range(0, len(text), 3)]
+        assert any(answers)
+    assert spans.code_spans("\\``a` \\\\`b`") == [(2, 5), (8, 11)]
 
 
 def test_backtick_runs_both_ways() -> None:
@@ -764,8 +798,12 @@ def test_one_line_spans_only_for_one_plain_line() -> None:
     # Nor do an escape of anything but a backtick, a pipe (a table needs a second line), or
     # "]:" after the line's start (a definition opens the line).
     assert _fresh("C:\\dir `a` x | y a]: b `c`").one_line_spans() == [(7, 10), (23, 26)]
-    for text in ("\\`a` `b`", "[x]: /u `a`", "  [x]: `a`", "[a\\]]: `b`"):
+    for text in ("[x]: /u `a`", "  [x]: `a`", "[a\\]]: `b`"):
         assert _fresh(text).one_line_spans() is None, text
+    # An escaped backtick opens nothing; the run after it pairs as the parse pairs it.
+    escaped = "\\`a` `b`"
+    assert _fresh(escaped).one_line_spans() == [(3, 6)]
+    assert [(r.start, r.end) for r in _fresh(escaped).regions()] == [(3, 6)]
     # a tag at the start is no definition: its label would hold a "["
     assert _fresh("[[reply_to_current]]: `a`").one_line_spans() == [(22, 25)]
     # A link or image skips its destination and title: only one holding a backtick there

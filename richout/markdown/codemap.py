@@ -44,10 +44,9 @@ from richout.markdown.quotes import QuoteRuns
 from richout.markdown.regions import cut_points
 from richout.markdown.spans import (
     LINE_STARTER,
-    backtick_runs,
+    code_spans,
     has_line_starter,
     in_spans,
-    pair_runs,
     para_unsafe,
 )
 
@@ -494,4 +493,4 @@ class CodeMap:
                 return None
         if para_unsafe(chunk, one_line=one_line) or has_line_starter(chunk):
             return None
-        return pair_runs(backtick_runs(chunk))
+        return code_spans(chunk)

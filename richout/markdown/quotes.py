@@ -16,10 +16,9 @@ from itertools import accumulate
 from richout.markdown.linescan import FenceScan, is_blank
 from richout.markdown.spans import (
     LINE_STARTER,
-    backtick_runs,
+    code_spans,
     has_line_starter,
     in_spans,
-    pair_runs,
     para_unsafe,
 )
 
@@ -152,4 +151,4 @@ class QuoteRuns:
             i = bisect.bisect_right(offsets, x) - 1
             return heads[i] + x - offsets[i]
 
-        return [(source(a), source(b - 1) + 1) for a, b in pair_runs(backtick_runs(joined))]
+        return [(source(a), source(b - 1) + 1) for a, b in code_spans(joined)]

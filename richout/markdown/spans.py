@@ -19,6 +19,7 @@ __all__ = [
     "WHITESPACE",
     "autolink_may_hold_backtick",
     "backtick_runs",
+    "code_spans",
     "has_line_starter",
     "in_spans",
     "link_may_hold_backtick",
@@ -54,10 +55,10 @@ _DEFINITION_START = re.compile(r"[ \t]*\[(?:[^\[\]\\]|\\.)*\]:")
 
 
 def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
-    """Could an autolink, an escaped backtick, a table, a link or an image in ``chunk``
-    change which backticks pair (:func:`autolink_may_hold_backtick`, an escaped backtick,
-    :func:`may_hold_table`, :func:`link_may_hold_backtick`, ``]:``)? The checks read NUL
-    as U+FFFD, as the parser does.
+    """Could an autolink, a table, a link or an image in ``chunk`` change which backticks
+    pair (:func:`autolink_may_hold_backtick`, :func:`may_hold_table`,
+    :func:`link_may_hold_backtick`, ``]:``)? The checks read NUL as U+FFFD, as the parser
+    does. (An escaped backtick is :func:`code_spans`' to read.)
 
     ``one_line``: ``chunk`` is a whole text without a line break. A table then needs a
     second line for its delimiter row, and a link reference definition must open the line
@@ -80,7 +81,6 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
     return (
         tables
         or refdef
-        or ("\\" in chunk and contains(chunk, "\\`"))
         or (contains(chunk, "](") and link_may_hold_backtick(chunk))
         or ("<" in chunk and autolink_may_hold_backtick(chunk))
     )
@@ -281,6 +281,52 @@ def backtick_runs(chunk: str) -> list[tuple[int, int]]:
         runs.append((i, j))
         i = find("`", j)
     return runs
+
+
+#: The characters a backslash escapes (CommonMark 2.4: ASCII punctuation).
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_TICK_OR_BACKSLASH = re.compile(r"[`\\]")
+
+
+def code_spans(chunk: str) -> list[tuple[int, int]]:
+    """The code spans of a plain paragraph's source ``chunk`` (one :func:`para_unsafe` and
+    :func:`has_line_starter` pass), left to right."""
+    if "\\" in chunk and contains(chunk, "\\`"):
+        return _pair_escaped(chunk)
+    return pair_runs(backtick_runs(chunk))
+
+
+def _pair_escaped(chunk: str) -> list[tuple[int, int]]:
+    """:func:`code_spans` of a chunk holding an escaped backtick, read as the inline parser
+    reads it: outside code spans a backslash before ASCII punctuation makes it literal
+    (an escaped backtick opens nothing, and the run after it starts one later); an opening
+    run then closes at the next whole run of its width, backslashes in between or before
+    it taken literally, as in any code span. Each backslash and each opening run is read
+    once; a closer is found by bisection among the runs of its width."""
+    runs = backtick_runs(chunk)
+    by_width: dict[int, list[int]] = {}
+    for a, b in runs:
+        by_width.setdefault(b - a, []).append(a)
+    spans: list[tuple[int, int]] = []
+    n = len(chunk)
+    search = _TICK_OR_BACKSLASH.search
+    i = 0
+    while (m := search(chunk, i)) is not None:
+        j = m.start()
+        if chunk[j] == "\\":
+            i = j + 2 if j + 1 < n and chunk[j + 1] in _ESCAPABLE else j + 1
+            continue
+        k = j + 1
+        while k < n and chunk[k] == "`":
+            k += 1
+        starts = by_width.get(k - j)
+        c = bisect.bisect_left(starts, k) if starts else 0
+        if starts is None or c == len(starts):
+            i = k  # no closer: the run is literal text
+            continue
+        i = starts[c] + k - j
+        spans.append((j, i))
+    return spans
 
 
 def in_spans(spans: list[tuple[int, int]], rel: int, limit: int) -> bool:
