@@ -67,6 +67,8 @@ _FAMILIES: dict[str, Any] = {
     "malformed_audio_tags_one_line": lambda n: "[[audio_as_voice] " * n,
     "quoted_list_members": lambda n: "MEDIA:" + "'/a.png' " * n,
     "backtick_payload": lambda n: "MEDIA:" + "`" * n,
+    "quote_code_spans_tags": lambda n: "> `a` [[reply_to_current]] ``b``\n" * n,
+    "escaped_backticks_tags": lambda n: "\\`a\\` [[reply_to_current]] \\`\\`b `c`\n" * n,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import richout
@@ -678,6 +678,8 @@ _QUOTE_LINES = [
     "> a|b",
     "> --|--",
     "> [x]: /u",
+    "> [a][`x`]",
+    "[`x`]: /u",
     "> `a\r",
     "> ```",
     "> ~~~",
@@ -704,6 +706,9 @@ _QUOTE_LINES = [
 
 @settings(max_examples=2000, deadline=None)
 @given(st.lists(st.sampled_from(_QUOTE_LINES), min_size=1, max_size=8).map("\n".join))
+@example("[`x`]: /u\n\n> [a][`x`]\n")  # a definition elsewhere makes the quote's "[a][`x`]" a link
+@example("```\n\n> `a`\n")  # a quote inside an unclosed fence is code, not a paragraph
+@example("```\n> `a`\n```\n> `a`")
 def test_quote_lines_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
 
@@ -733,6 +738,37 @@ def test_a_long_block_quote_is_answered_without_a_parse(monkeypatch: pytest.Monk
         at = other.index("`a`") + 1
         assert CodeMap(other).in_code(at) == real(other).in_code(at)
         assert len(parses) == before + 1
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        ("[[reply_to_current]] ``b``\n", ""),  # a paragraph line, then a quote interrupts it
+        ("`c` [[reply_to:1]] d\ne ``f`` g\n", ""),
+        ("x ``b``\n", "> `a` [[repl"),  # a streamed part, cut inside a quote line
+    ],
+)
+def test_a_paragraph_before_a_quote_ends_at_it_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch, head: str, tail: str
+) -> None:
+    # Not vacuous: the paragraph's lines are paired up to the first ">" line at column 0
+    # (which interrupts it); read through to the text's end, the quote's markers made the
+    # paragraph unsafe and every question about it went to markdown-it-py.
+    from richout.markdown import codemap
+
+    parses: list[str] = []
+    real = codemap.parse_code
+    monkeypatch.setattr(
+        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
+    )
+    text = head + "> `a` x ``y``\n" * 2000 + tail
+    cm = CodeMap(text)
+    offsets = [*range(len(head)), *range(len(head), len(text), 11)]
+    answers = [cm.in_code(p) for p in offsets]
+    assert parses == []
+    full = real(text)
+    assert answers == [full.in_code(p) for p in offsets]
 
 
 @settings(max_examples=600, deadline=None)
