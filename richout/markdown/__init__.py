@@ -5,4 +5,6 @@
   answered by fast paths, else by a parse computed once (or per piece of a long text).
 - `linescan` -- the line scans behind the fast paths: fences, container prefixes, indentation.
 - `regions` -- where a long text can be parsed in independent pieces.
+- `spans` -- a plain paragraph's code spans from its backtick runs, and what makes that unsafe.
+- `quotes` -- the code spans of a block quote's plain paragraph, its markers taken off.
 """

@@ -11,9 +11,9 @@ included (tags, embeds). The exact answer comes from one CommonMark parse
 * a line with under four columns of indentation is never indented code;
 * an inline code span lives in one paragraph: a paragraph with no backtick holds none, and a
   paragraph where nothing can change the pairing (no block starter; no autolink, link
-  destination or title holding a backtick, no escaped backtick, image, table or link
-  reference definition: :func:`~richout.markdown.spans.para_unsafe`) pairs backtick runs
-  exactly as CommonMark does (:mod:`richout.markdown.spans`); a text of one line that opens
+  destination or title holding a backtick, image, table or link reference definition:
+  :func:`~richout.markdown.spans.para_unsafe`) pairs backtick runs exactly as CommonMark
+  does, escaped backticks included (:mod:`richout.markdown.spans`); a text of one line that opens
   no block (a streamed part, most often) is such a paragraph, found without the line scan;
   so is a block quote's paragraph of plain lines, markers taken off
   (:mod:`richout.markdown.quotes`), and a paragraph ends where a quote interrupts it.
@@ -104,8 +104,8 @@ class CodeMap:
         self._blank_ends: list[int] = []
         #: the code spans of each paragraph paired, by its bounds
         self._para_spans: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
-        #: the first line opening with ">" after each paragraph's first line, by the
-        #: paragraph's start (-1: none)
+        #: by a paragraph's start: where the "\n" before its first line opening with ">" at
+        #: column 0 stands (-1: none before the paragraph's end)
         self._quote_at: dict[int, int] = {}
         #: the first "|" or "]:" of each run of non-blank lines, by the run's start
         #: (:meth:`_paragraph_above`; the run's end when it holds neither)

@@ -104,8 +104,9 @@ class QuoteRuns:
     def _opens_quote(self, k0: int) -> bool:
         """Does the run starting at line ``k0`` open its block quote? The lines before it,
         back to a blank one or the text's start, must open no block: a quote line among
-        them may be continued by the run, the lines between taken lazily. Each line is read
-        by the run after it only (the walk stops at the previous run's last line)."""
+        them may be continued by the run, the lines between taken lazily. The walk stops at
+        the first blank line, the first line that opens a block (a quote line among them),
+        or the text's start, so each line is read by the run after it only."""
         j = k0 - 1
         while j >= 0:
             line = self.text[slice(*self._bounds(j))]

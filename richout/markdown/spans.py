@@ -3,8 +3,10 @@
 :class:`~richout.markdown.codemap.CodeMap` answers an offset question in a paragraph without
 the parse when nothing in the paragraph can change which backtick runs pair
 (:func:`para_unsafe`, :func:`has_line_starter`): each opening run then closes at the next run
-of the same width, and a run without one is literal text. ``tests/test_codemap.py`` checks
-every function here against a pattern or the full parse.
+of the same width, and a run without one is literal text. Outside code spans a
+backslash escape makes a backtick literal (the rest of its run can still open a span);
+inside one backslashes are literal, so a closing run is never escaped (:func:`code_spans`).
+``tests/test_codemap.py`` checks every function here against a pattern or the full parse.
 """
 
 from __future__ import annotations

@@ -112,7 +112,9 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     parts that look like media sources are counted and hidden where the profile says so
     (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`, one of
     words and spaces :func:`_words_only`, one of plain absolute paths :func:`_paths_only`,
-    a path written with spaces :func:`_spaced_path`.
+    a path written with spaces :func:`_spaced_path`, a plain URL followed by words
+    :func:`_captioned_url`, a quoted path :func:`_quoted_path` (the last two only when
+    their judge accepts; else the general steps decide).
     """
     if judge is None:
         judge = Judge()
