@@ -12,6 +12,7 @@ import richout
 from richout.markdown import spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
+from richout.markdown.linescan import is_blank
 from richout.tags.code import StageCode
 
 _PIECES = [
@@ -504,10 +505,10 @@ def test_one_line_answers_equal_full_parse(text: str) -> None:
 
 @settings(max_examples=2500, deadline=None)
 @given(st.lists(st.sampled_from(_LINE_PIECES), min_size=1, max_size=14).map("".join))
-def test_one_line_spans_answer_as_the_full_parse(text: str) -> None:
-    """Where one_line_spans answers, every offset is in a span exactly when the parse
+def test_one_line_paragraph_spans_answer_as_the_full_parse(text: str) -> None:
+    """Where paragraph_spans answers, every offset is in a span exactly when the parse
     puts it in code (the tag stages answer a streamed part's questions from them)."""
-    found = _fresh(text).one_line_spans()
+    found = _fresh(text).paragraph_spans()
     if found is None:
         return
     full = _fresh(text).full()
@@ -515,8 +516,48 @@ def test_one_line_spans_answer_as_the_full_parse(text: str) -> None:
         assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
 
 
+@given(
+    st.lists(
+        st.sampled_from(["a `b`", "", " ", "\t", "> q", "- x", "    c", "x\r", "===", "y"]),
+        min_size=1,
+        max_size=5,
+    ).map("\n".join)
+)
+def test_one_paragraph_reads_each_line(text: str) -> None:
+    """one_paragraph against its definition read line by line."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()  # a final line break ends the text, not a blank line
+    expected = "\r" not in text and not any(
+        is_blank(line) or spans.LINE_STARTER.match(line) for line in lines
+    )
+    assert spans.one_paragraph(text) == expected, text
+
+
+@settings(max_examples=2500, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(_LINE_PIECES), min_size=0, max_size=6).map("".join),
+        min_size=2,
+        max_size=5,
+    ).map("\n".join)
+)
+def test_paragraph_spans_of_several_lines_answer_as_the_full_parse(text: str) -> None:
+    """A text of several lines (a streamed part of a paragraph): where paragraph_spans
+    answers, every offset is in a span exactly when the parse puts it in code, and it
+    answers whenever the text is one paragraph that nothing in it can make unsafe."""
+    found = _fresh(text).paragraph_spans()
+    if found is not None:
+        full = _fresh(text).full()
+        for pos in range(len(text) + 1):
+            assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
+    elif spans.one_paragraph(text) and "`" in text and "]:" not in text:
+        assert spans.para_unsafe(text) or spans.has_line_starter(text), text
+    _assert_offsets_agree(text)
+
+
 # Plain lines: backtick runs between words and tags, nothing that changes pairing, so only
-# a line starter (spaces then ```) keeps one_line_spans from answering.
+# a line starter (spaces then ```) keeps paragraph_spans from answering.
 _PLAIN_LINE = st.lists(
     st.sampled_from(
         [
@@ -537,7 +578,7 @@ _PLAIN_LINE = st.lists(
 @settings(max_examples=1500, deadline=None)
 @given(_PLAIN_LINE)
 def test_plain_line_spans_answer_as_the_full_parse(text: str) -> None:
-    found = _fresh(text).one_line_spans()
+    found = _fresh(text).paragraph_spans()
     assert (found is None) == bool(spans.LINE_STARTER.match(text)), text
     if found is None:
         return
@@ -796,24 +837,34 @@ def test_stage_code_keeps_a_lines_spans() -> None:
     text = "`a` [[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b``"
     code = StageCode(text)
     assert [code.in_code(p) for p in (1, 4, 27, 31, 40)] == [True, False, True, True, False]
-    assert code._one_line == [(0, 3), (25, 30), (31, 34), (56, 61)]
+    assert code._paragraph == [(0, 3), (25, 30), (31, 34), (56, 61)]
     assert not code.map().parsed
+    # so are those of a part of several lines of one paragraph, by the map, without the
+    # fence scan
+    text = "`a` [[reply_to_current]]\n``b`` [l](u) `a`\n[[reply_to_current]] ``b``"
+    code = StageCode(text)
+    full = _fresh(text).full()
+    assert [code.in_code(p) for p in range(len(text))] == [
+        full.in_code(p) for p in range(len(text))
+    ]
+    assert code.map()._para_spans == {(0, len(text)): [(0, 3), (25, 30), (38, 41), (63, 68)]}
+    assert not code.map().parsed and code.map()._fences is None
 
 
-@pytest.mark.pure_python(why="counts CodeMap.one_line_spans calls through a monkeypatch")
+@pytest.mark.pure_python(why="counts CodeMap.paragraph_spans calls through a monkeypatch")
 def test_a_lines_spans_are_paired_once(monkeypatch: pytest.MonkeyPatch) -> None:
     cm = _fresh("`a` [[reply_to_current]] ``b``")
-    found = cm.one_line_spans()
+    found = cm.paragraph_spans()
     assert found == [(0, 3), (25, 30)]
-    assert cm._last_line == (0, 0, found)  # the map's own later questions reuse them
+    assert cm._para_spans == {(0, len(cm.text)): found}  # the map's own questions reuse them
     asked: list[str] = []
-    real = CodeMap.one_line_spans
+    real = CodeMap.paragraph_spans
 
     def counting(self: CodeMap) -> list[tuple[int, int]] | None:
         asked.append(self.text)
         return real(self)
 
-    monkeypatch.setattr(CodeMap, "one_line_spans", counting)
+    monkeypatch.setattr(CodeMap, "paragraph_spans", counting)
     for text in ("<b>`a`</b> [[x", "`a` b `c`"):  # no spans (the parse pairs), and spans
         code = StageCode(text)
         for pos in range(len(text)):
@@ -821,46 +872,51 @@ def test_a_lines_spans_are_paired_once(monkeypatch: pytest.MonkeyPatch) -> None:
         assert asked.count(text) == 1, text
 
 
-def test_one_line_spans_only_for_one_plain_line() -> None:
-    assert _fresh("[[reply_to_current]] ``b`` `a` x").one_line_spans() == [(21, 26), (27, 30)]
-    assert _fresh("no code here").one_line_spans() == []
-    # A second line, a block opener, or a pairing the parse must decide: no spans.
-    for text in ("`a`\nb", "`a`\rb", "# `a`", "    `a`", "<x`y>`a`", "[x](`y`)"):
-        assert _fresh(text).one_line_spans() is None, text
+def test_paragraph_spans_only_for_one_plain_paragraph() -> None:
+    assert _fresh("[[reply_to_current]] ``b`` `a` x").paragraph_spans() == [(21, 26), (27, 30)]
+    assert _fresh("no code here").paragraph_spans() == []
+    # Several lines of one paragraph pair as one; a blank line, a CR, a line opening a
+    # block, or a pairing the parse must decide: no spans.
+    assert _fresh("`a`\nb ``c`` `\nd`").paragraph_spans() == [(0, 3), (6, 11), (12, 16)]
+    assert _fresh("`a\n`\n").paragraph_spans() == [(0, 4)]
+    for text in ("`a`\n\nb", "`a`\n \n", "`a`\rb", "`a`\n> b", "`a`\n    b", "# `a`"):
+        assert _fresh(text).paragraph_spans() is None, text
+    for text in ("    `a`", "<x`y>`a`", "[x](`y`)"):
+        assert _fresh(text).paragraph_spans() is None, text
     # A "<" that opens no autolink holding a backtick leaves the pairing to the spans (HTML
     # is off in the code parser): the 1 MB line of such tags and spans it parsed took 1.5 s.
-    assert _fresh("<b>`a`</b> List<String> `c`").one_line_spans() == [(3, 6), (24, 27)]
-    assert _fresh("a < `b` > c").one_line_spans() == [(4, 7)]
+    assert _fresh("<b>`a`</b> List<String> `c`").paragraph_spans() == [(3, 6), (24, 27)]
+    assert _fresh("a < `b` > c").paragraph_spans() == [(4, 7)]
     # Nor do an escape of anything but a backtick, a pipe (a table needs a second line), or
     # "]:" after the line's start (a definition opens the line).
-    assert _fresh("C:\\dir `a` x | y a]: b `c`").one_line_spans() == [(7, 10), (23, 26)]
+    assert _fresh("C:\\dir `a` x | y a]: b `c`").paragraph_spans() == [(7, 10), (23, 26)]
     for text in ("[x]: /u `a`", "  [x]: `a`", "[a\\]]: `b`"):
-        assert _fresh(text).one_line_spans() is None, text
+        assert _fresh(text).paragraph_spans() is None, text
     # An escaped backtick opens nothing; the run after it pairs as the parse pairs it.
     escaped = "\\`a` `b`"
-    assert _fresh(escaped).one_line_spans() == [(3, 6)]
+    assert _fresh(escaped).paragraph_spans() == [(3, 6)]
     assert [(r.start, r.end) for r in _fresh(escaped).regions()] == [(3, 6)]
     # a tag at the start is no definition: its label would hold a "["
-    assert _fresh("[[reply_to_current]]: `a`").one_line_spans() == [(22, 25)]
+    assert _fresh("[[reply_to_current]]: `a`").paragraph_spans() == [(22, 25)]
     # A link or image skips its destination and title: only one holding a backtick there
     # changes the pairing.
     line = "see [docs](https://x.test/a_(b) 'T') and [x](/p.png) `c` [[reply_to_current]] `d`"
     full = _fresh(line).full()
-    found = _fresh(line).one_line_spans()
+    found = _fresh(line).paragraph_spans()
     assert found == [(53, 56), (78, 81)]
     assert [p for p in range(len(line)) if full.in_code(p)] == [*range(53, 56), *range(78, 81)]
     for text in ("[a](b`c) `d`", "[a](<b`c>) `d`", '[a](u "t`x") `d`', "[a](u (t`)) `d`"):
-        assert _fresh(text).one_line_spans() is None, text
+        assert _fresh(text).paragraph_spans() is None, text
     # An image's alt text keeps no code span for the reference (found in review), and the
     # parser reads NUL as U+FFFD, which a destination or an autolink may hold.
     for text in ("![`a`](b)", "[![`a`](b)](c)", "[a](b\x00`c) `z`", "<http://a\x00`b> `c`"):
-        assert _fresh(text).one_line_spans() is None, text
+        assert _fresh(text).paragraph_spans() is None, text
     # A destination in <…> holding a blank, then a title after a line break; a backslash
     # before a CRLF (the parser reads one escaped line break): both found in review.
     for text in ('[a](<b c>\n"`") `d`', "[a](b\\\r\nc`d) `e`", "[a](<b\\\r\n`c>) `d`"):
         full = _fresh(text).full()
         assert all(_fresh(text).in_code(p) == full.in_code(p) for p in range(len(text) + 1))
-    assert _fresh("[a](<b `c>) `d`").one_line_spans() is None
+    assert _fresh("[a](<b `c>) `d`").paragraph_spans() is None
 
 
 def test_one_line_shortcut_is_taken() -> None:

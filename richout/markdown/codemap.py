@@ -43,10 +43,10 @@ from richout.markdown.linescan import (
 from richout.markdown.quotes import QuoteRuns
 from richout.markdown.regions import cut_points
 from richout.markdown.spans import (
-    LINE_STARTER,
     code_spans,
     has_line_starter,
     in_spans,
+    one_paragraph,
     para_unsafe,
 )
 
@@ -79,6 +79,7 @@ class CodeMap:
         "_quotes",
         "_refdefs",
         "_run_marks",
+        "_whole",
         "text",
     )
 
@@ -111,6 +112,8 @@ class CodeMap:
         #: (:meth:`_paragraph_above`; the run's end when it holds neither)
         self._run_marks: dict[int, int] = {}
         self._first_container = -1
+        #: whether the whole text is one paragraph of several lines (None: not yet asked)
+        self._whole: bool | None = None
         #: the block quote paragraphs read so far (a line opening with ">" asks them)
         self._quotes: QuoteRuns | None = None
         #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
@@ -180,30 +183,31 @@ class CodeMap:
                 return piece[0].in_code(pos - piece[1])
         return self.full().in_code(pos)
 
-    def one_line_spans(self) -> list[tuple[int, int]] | None:
-        """The code spans of a text that is one line opening no block (a streamed part, most
+    def paragraph_spans(self) -> list[tuple[int, int]] | None:
+        """The code spans of a text that is one paragraph (:func:`~richout.markdown.spans.
+        one_paragraph`: one line or several, none opening a block; a streamed part, most
         often): a position is in code exactly when one of them holds it, as :meth:`in_code`
         answers there. None for any other text, when only the parse can pair its
         backticks, or once the text is parsed (then :meth:`in_code` reads the parse). Asked
         by a caller with many positions to test on one short text."""
         if not self._needs:
             return []
-        text = self.text
-        if self._full is not None or "\n" in text or "\r" in text or LINE_STARTER.match(text):
-            return None
-        return self._line_spans()
+        return None if self._full is not None or not self._one_paragraph() else self._spans()
 
-    def _line_spans(self) -> list[tuple[int, int]] | None:
-        """The spans of a text that is one line opening no block, paired once as one
-        paragraph (None: only the parse can pair them), and kept as the last line answered,
-        so every later question on the line is a lookup."""
-        key = (0, len(self.text))
-        if key in self._para_spans:
-            return self._para_spans[key]
-        spans = self._para_spans[key] = self._pair_backticks(self.text, one_line=True)
-        if spans is not None:
-            self._last_line = (0, 0, spans)
-        return spans
+    def _one_paragraph(self) -> bool:
+        if self._whole is None:
+            self._whole = one_paragraph(self.text)
+        return self._whole
+
+    def _spans(self) -> list[tuple[int, int]] | None:
+        """The spans of a text that is one paragraph, paired once (None: only the parse can
+        pair them)."""
+        text = self.text
+        key = (0, len(text))
+        if key not in self._para_spans:
+            one_line = "\n" not in text
+            self._para_spans[key] = self._pair_backticks(text, one_line=one_line, starters=False)
+        return self._para_spans[key]
 
     def block_to_end(self, pos: int) -> bool | None:
         """Does the fenced block holding ``pos`` run to the end of the text?
@@ -408,6 +412,11 @@ class CodeMap:
 
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
+        if self._one_paragraph():
+            # The text is one paragraph (a streamed part, most often), as the checks below
+            # find after building the fence scan and looking for the paragraph's bounds.
+            spans = self._spans()
+            return None if spans is None else in_spans(spans, pos, len(text))
         line_start, line_end = self._line_bounds(pos)
         last = self._last_line
         if last is not None and last[0] == line_start:
@@ -415,13 +424,6 @@ class CodeMap:
             # reached it once answers from its paragraph's spans (a line of 30k tags asks
             # 30k times).
             return in_spans(last[2], pos - last[1], len(text))
-        n = len(text)
-        if line_end - line_start == n and "\r" not in text and not LINE_STARTER.match(text):
-            # The text is one line that opens no block (a streamed part, most often): one
-            # paragraph, as the checks below find after building the fence scan and looking
-            # for the paragraph's bounds.
-            spans = self._line_spans()
-            return None if spans is None else in_spans(spans, pos, n)
         if text.startswith(">", line_start):
             quotes = self._quotes = self._quotes or QuoteRuns(text, self._index(), self._scan())
             quoted = quotes.in_code(pos, line_start)
@@ -476,12 +478,13 @@ class CodeMap:
         return in_spans(spans, pos - lo, len(text))
 
     def _pair_backticks(
-        self, chunk: str, *, one_line: bool = False
+        self, chunk: str, *, one_line: bool = False, starters: bool = True
     ) -> list[tuple[int, int]] | None:
         """Code spans of a plain paragraph, or None when the paragraph is not plain.
 
         ``one_line``: ``chunk`` is the whole text, one line (:func:`para_unsafe` then reads
-        its own link reference definition)."""
+        its own link reference definition). ``starters=False``: no line of ``chunk`` starts
+        with a block starter (:func:`one_paragraph` found none), so none is looked for."""
         if "`" not in chunk:
             return []
         if not one_line:
@@ -491,6 +494,6 @@ class CodeMap:
                 self._refdefs = "]:" in self.text
             if self._refdefs:
                 return None
-        if para_unsafe(chunk, one_line=one_line) or has_line_starter(chunk):
+        if para_unsafe(chunk, one_line=one_line) or (starters and has_line_starter(chunk)):
             return None
         return code_spans(chunk)

@@ -26,6 +26,7 @@ __all__ = [
     "in_spans",
     "link_may_hold_backtick",
     "may_hold_table",
+    "one_paragraph",
     "pair_runs",
     "para_unsafe",
 ]
@@ -245,6 +246,25 @@ def autolink_may_hold_backtick(chunk: str) -> bool:
             return True
         i = find("<", j)
     return False
+
+
+#: A blank line: only spaces and tabs from the text's start or a line break to the next line
+#: break or the text's end.
+_BLANK_LINE = re.compile(r"(?:\A|\n)[ \t]*(?:\n|\Z)")
+
+
+def one_paragraph(text: str) -> bool:
+    """Is all of ``text`` one paragraph: no CR, no blank line (a final line break aside), no
+    line that may open a block (:func:`has_line_starter`)? Then nothing but a table or link
+    reference definitions can take lines of it (:func:`para_unsafe` and the code map's
+    ``]:`` check leave those to the parse), and no line scan is needed to bound it."""
+    if "\r" in text:
+        return False
+    if "\n" not in text:  # one line (a streamed part, most often): one match
+        return LINE_STARTER.match(text) is None and bool(text.strip(" \t"))
+    end = len(text) - 1 if text[-1] == "\n" else len(text)
+    # Blank lines first: one C-level search finds them, and stops a long text early.
+    return _BLANK_LINE.search(text, 0, end) is None and not has_line_starter(text)
 
 
 def has_line_starter(chunk: str) -> bool:

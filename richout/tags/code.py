@@ -49,8 +49,8 @@ class StageCode:
         "_lines",
         "_map",
         "_no_code",
-        "_one_line",
-        "_one_line_asked",
+        "_paragraph",
+        "_paragraph_asked",
         "_prefix",
         "_ticks",
         "text",
@@ -72,10 +72,10 @@ class StageCode:
         self._prefix = (-1, 0, False)
         # No backtick, fence run, tab or four spaces: no code region anywhere.
         self._no_code: bool | None = None
-        # The map's code spans of a one-line text (CodeMap.one_line_spans); None: not asked
-        # yet, or the text is not such a line.
-        self._one_line: list[tuple[int, int]] | None = None
-        self._one_line_asked = False
+        # The map's code spans of a text that is one paragraph (CodeMap.paragraph_spans);
+        # None: not asked yet, or the text is not such a paragraph.
+        self._paragraph: list[tuple[int, int]] | None = None
+        self._paragraph_asked = False
 
     def map(self) -> CodeMap:
         """The code map of the text (built once)."""
@@ -168,15 +168,14 @@ class StageCode:
             no_code = self._no_code = "`" not in self.text and self.inline_only()
         if no_code:
             return False  # asked once per tag head: a run of 80k heads asks 80k times
-        spans = self._one_line
-        if spans is None and not self._one_line_asked:
+        spans = self._paragraph
+        if spans is None and not self._paragraph_asked and "\n" not in self.text:
             # A one-line text (a streamed part, most often) pairs its backticks once and
             # answers every question from the spans: the checks below, then the map, cost
             # four calls per tag. Asked once: pairing a long line is linear in the line.
-            self._one_line_asked = True
-            text = self.text
-            if "\n" not in text and "\r" not in text and not self.map().parsed:
-                spans = self._one_line = self.map().one_line_spans()
+            self._paragraph_asked = True
+            if "\r" not in self.text and not self.map().parsed:
+                spans = self._paragraph = self.map().paragraph_spans()
         if spans is not None:
             return in_spans(spans, pos, len(self.text))
         codes = self._map
@@ -185,6 +184,14 @@ class StageCode:
             or self.text.startswith("`", pos)
             or self._maybe_inline(pos)
         ):
+            if not self._paragraph_asked:
+                # Several lines, and the map is asked anyway: when they are one paragraph,
+                # its spans answer this question and every later one. (Asked up front, the
+                # map and the paragraph check cost replies whose tags are far from code.)
+                self._paragraph_asked = True
+                spans = self._paragraph = self.map().paragraph_spans()
+                if spans is not None:
+                    return in_spans(spans, pos, len(self.text))
             return self.map().in_code(pos)
         # Not in an inline span: only a block can hold it.
         if self.inline_only():
