@@ -13,9 +13,9 @@ included (tags, embeds). The exact answer comes from one CommonMark parse
   paragraph where nothing can change the pairing (no block starter; no autolink, link
   destination or title holding a backtick, image, table or link reference definition:
   :func:`~richout.markdown.spans.para_unsafe`) pairs backtick runs exactly as CommonMark
-  does, escaped backticks included (:mod:`richout.markdown.spans`); a text of one line that opens
-  no block (a streamed part, most often) is such a paragraph, found without the line scan;
-  so is a block quote's paragraph of plain lines, markers taken off
+  does, escaped backticks included (:mod:`richout.markdown.spans`); a text that is one
+  paragraph (:func:`~richout.markdown.spans.one_paragraph`; a streamed part, most often) is
+  found without the line scan; so is a block quote's paragraph of plain lines, markers taken off
   (:mod:`richout.markdown.quotes`), and a paragraph ends where a quote interrupts it.
 
 Anything else falls through to the parse, computed once and cached. A text of at least
