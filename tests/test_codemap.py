@@ -847,7 +847,8 @@ def test_stage_code_keeps_a_lines_spans() -> None:
     assert [code.in_code(p) for p in range(len(text))] == [
         full.in_code(p) for p in range(len(text))
     ]
-    assert code.map()._para_spans == {(0, len(text)): [(0, 3), (25, 30), (38, 41), (63, 68)]}
+    assert code._paragraph == [(0, 3), (25, 30), (38, 41), (63, 68)]  # the stage keeps them
+    assert code.map()._para_spans == {(0, len(text)): code._paragraph}
     assert not code.map().parsed and code.map()._fences is None
 
 
@@ -881,6 +882,12 @@ def test_paragraph_spans_only_for_one_plain_paragraph() -> None:
     assert _fresh("`a\n`\n").paragraph_spans() == [(0, 4)]
     for text in ("`a`\n\nb", "`a`\n \n", "`a`\rb", "`a`\n> b", "`a`\n    b", "# `a`"):
         assert _fresh(text).paragraph_spans() is None, text
+    # A table's delimiter row or a definition on a later line is read as in any text of
+    # several lines (review): the header's cells split "`a | b`", which holds no code.
+    for text in ("`a | b`\n--|--", "`a`\n[x]: /u `b`"):
+        assert _fresh(text).paragraph_spans() is None, text
+        full = _fresh(text).full()
+        assert all(_fresh(text).in_code(p) == full.in_code(p) for p in range(len(text) + 1))
     for text in ("    `a`", "<x`y>`a`", "[x](`y`)"):
         assert _fresh(text).paragraph_spans() is None, text
     # A "<" that opens no autolink holding a backtick leaves the pairing to the spans (HTML
