@@ -552,7 +552,7 @@ def test_paragraph_spans_of_several_lines_answer_as_the_full_parse(text: str) ->
         for pos in range(len(text) + 1):
             assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
     elif spans.one_paragraph(text) and "`" in text and "]:" not in text:
-        assert spans.para_unsafe(text) or spans.has_line_starter(text), text
+        assert spans.para_unsafe(text), text
     _assert_offsets_agree(text)
 
 
@@ -878,6 +878,31 @@ def test_a_lines_spans_are_paired_once(monkeypatch: pytest.MonkeyPatch) -> None:
         assert asked.count(text) == 1, text
 
 
+@pytest.mark.pure_python(
+    why="counts calls of one_paragraph and code_spans, which compiled code binds"
+)
+def test_a_paragraphs_spans_are_read_once_and_only_near(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not vacuous (review): uncached, every question on a long line paired it again; read
+    # on any text, a long one's first question walked every line (134 ms for 500k lines
+    # before a fence), where the local checks answer from near the question.
+    from richout.markdown import codemap
+
+    calls: list[str] = []
+    for name in ("one_paragraph", "code_spans"):
+        real = getattr(codemap, name)
+        monkeypatch.setattr(codemap, name, lambda t, _n=name, _r=real: calls.append(_n) or _r(t))
+    line = "`a` [[reply_to_current]] ``b`` " * 500
+    cm = CodeMap(line)
+    assert [cm.in_code(p) for p in range(0, len(line), 31)] == [True] * len(line[::31])
+    assert calls == ["one_paragraph", "code_spans"]
+    calls.clear()
+    text = "a `b`\n" * 3000 + "```\ncode\n```\n"
+    cm = CodeMap(text)
+    at = text.index("code")
+    assert cm.in_code(at) and not cm.parsed
+    assert "one_paragraph" not in calls and cm._whole is False
+
+
 def test_paragraph_spans_only_for_one_plain_paragraph() -> None:
     assert _fresh("[[reply_to_current]] ``b`` `a` x").paragraph_spans() == [(21, 26), (27, 30)]
     assert _fresh("no code here").paragraph_spans() == []
@@ -889,7 +914,7 @@ def test_paragraph_spans_only_for_one_plain_paragraph() -> None:
         assert _fresh(text).paragraph_spans() is None, text
     # A table's delimiter row or a definition on a later line is read as in any text of
     # several lines (review): the header's cells split "`a | b`", which holds no code.
-    for text in ("`a | b`\n--|--", "`a`\n[x]: /u `b`"):
+    for text in ("`a | b`\n--|--", "`a`\n[x]: /u `b`", "a|`b\n-|-\n`c"):
         assert _fresh(text).paragraph_spans() is None, text
         full = _fresh(text).full()
         assert all(_fresh(text).in_code(p) == full.in_code(p) for p in range(len(text) + 1))

@@ -112,7 +112,7 @@ class CodeMap:
         #: (:meth:`_paragraph_above`; the run's end when it holds neither)
         self._run_marks: dict[int, int] = {}
         self._first_container = -1
-        #: whether the whole text is one paragraph of several lines (None: not yet asked)
+        #: whether the whole text is one paragraph, one line or several (None: not yet asked)
         self._whole: bool | None = None
         #: the block quote paragraphs read so far (a line opening with ">" asks them)
         self._quotes: QuoteRuns | None = None
@@ -185,23 +185,24 @@ class CodeMap:
 
     def paragraph_spans(self) -> list[tuple[int, int]] | None:
         """The code spans of a text that is one paragraph (:func:`~richout.markdown.spans.
-        one_paragraph`: one line or several, none opening a block; a streamed part, most
-        often): a position is in code exactly when one of them holds it, as :meth:`in_code`
-        answers there. None for any other text, when only the parse can pair its
-        backticks, or once the text is parsed (then :meth:`in_code` reads the parse). Asked
-        by a caller with many positions to test on one short text."""
+        one_paragraph`; several lines up to ``LOCAL_REACH``): a position is in code exactly
+        when one holds it, as :meth:`in_code` answers. None for any other text, when only the
+        parse can pair its backticks, or once the text is parsed. For a caller with many
+        positions to test on one short text (a streamed part, most often)."""
         if not self._needs:
             return []
         return None if self._full is not None or not self._one_paragraph() else self._spans()
 
     def _one_paragraph(self) -> bool:
         if self._whole is None:
-            self._whole = one_paragraph(self.text)
+            # Several lines only up to LOCAL_REACH: the walk over every line cost a long
+            # text's first question 134 ms (500k lines), where the checks below look near it.
+            short = len(self.text) <= self.LOCAL_REACH or "\n" not in self.text
+            self._whole = short and one_paragraph(self.text)
         return self._whole
 
     def _spans(self) -> list[tuple[int, int]] | None:
-        """The spans of a text that is one paragraph, paired once (None: only the parse can
-        pair them)."""
+        """The spans of a text that is one paragraph, paired once (None: the parse pairs)."""
         text = self.text
         key = (0, len(text))
         if key not in self._para_spans:
@@ -413,8 +414,8 @@ class CodeMap:
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
         if self._one_paragraph():
-            # The text is one paragraph (a streamed part, most often), as the checks below
-            # find after building the fence scan and looking for the paragraph's bounds.
+            # One paragraph (a streamed part, most often): the checks below pair the same
+            # text after a fence scan and a look for its bounds, or give up on a "-x" line.
             spans = self._spans()
             return None if spans is None else in_spans(spans, pos, len(text))
         line_start, line_end = self._line_bounds(pos)

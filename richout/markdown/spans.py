@@ -263,7 +263,7 @@ def one_paragraph(text: str) -> bool:
     if "\n" not in text:  # one line (a streamed part, most often): one match
         return LINE_STARTER.match(text) is None and bool(text.strip(" \t"))
     end = len(text) - 1 if text[-1] == "\n" else len(text)
-    # Blank lines first: one C-level search finds them, and stops a long text early.
+    # Blank lines first: one C-level search, before a walk over every line.
     return _BLANK_LINE.search(text, 0, end) is None and not has_line_starter(text)
 
 
