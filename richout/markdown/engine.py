@@ -92,17 +92,18 @@ class SourceLines:
         """Map offsets in an inline block's ``content`` to offsets in the source text."""
         anchors: list[tuple[int, int]] = []  # (content offset of line start, source delta)
         cstart = 0
-        # markdown-it-py strips a paragraph's content with str.strip(), which also removes
+        # markdown-it-py trims a paragraph's content (_paragraph_trim), which also removes
         # leading lines of Unicode whitespace only (a lone NBSP line is not blank to
         # CommonMark): the content's first line is the first source line with other text
         # after its container marks ("- \u00a0" opens a list item whose paragraph starts
         # with such a line; on later lines only quote markers and indentation count).
+        trim = _paragraph_trim()
         lines = self.lines
         marks_of = _CONTAINER_MARKS.match  # the paragraph's first line may open containers
         while first_line < len(lines) - 1:
             line = lines[first_line]
             marks = marks_of(line)
-            if line[marks.end() if marks is not None else 0 :].strip():
+            if trim(line[marks.end() if marks is not None else 0 :]):
                 break
             first_line += 1
             marks_of = _CONTINUATION_MARKS.match
@@ -194,6 +195,19 @@ def _fence_closed(state: StateBlock, start_line: int, markup: str) -> bool:
     while run < end and state.src[run] in " \t":
         run += 1
     return run == end
+
+
+@cache
+def _paragraph_trim() -> Callable[[str], str]:
+    """How the installed markdown-it-py trims a paragraph's content: ``mdTrim`` (4.x, the
+    characters JavaScript's ``trim`` removes: it keeps U+001C-U+001F and U+0085) or, before
+    it, ``str.strip``. Read the other way, "\x1c\n`a`" mapped its code span past the text's
+    end (found in review)."""
+    try:
+        from markdown_it.common.utils import mdTrim
+    except ImportError:  # markdown-it-py 3.x
+        return str.strip
+    return mdTrim
 
 
 def _join_surrogates(url: str) -> str:
