@@ -13,17 +13,17 @@ included (tags, embeds). The exact answer comes from one CommonMark parse
   paragraph where nothing can change the pairing (no block starter; no autolink, link
   destination or title holding a backtick, image, table or link reference definition:
   :func:`~richout.markdown.spans.para_unsafe`) pairs backtick runs exactly as CommonMark
-  does, escaped backticks included (:mod:`richout.markdown.spans`); a text that is one
-  paragraph (:func:`~richout.markdown.spans.one_paragraph`; a streamed part, most often) is
-  found without the line scan; so is a block quote's paragraph of plain lines, markers taken off
-  (:mod:`richout.markdown.quotes`), and a paragraph ends where a quote interrupts it.
+  does, escaped backticks included (:mod:`richout.markdown.spans`); so is a block quote's
+  paragraph of plain lines, markers taken off (:mod:`richout.markdown.quotes`), and a
+  paragraph ends where a quote interrupts it. A short text that is one paragraph, or a
+  paragraph then a quote's (a streamed part, most often) is paired without the line scan.
 
 Anything else falls through to the parse, computed once and cached. A text of at least
 ``CodeMap.PIECE_MIN`` characters (1 KB) is parsed in pieces: only the piece holding the
 question, between two cut points of :func:`richout.markdown.regions.cut_points`, so a
 megabyte reply costs a parse of the few kilobytes around its candidates, and a realistic one
-the block around its candidate. Property tests
-(``tests/test_codemap.py``) check that fast and piecewise answers equal the full parse.
+the block around its candidate. Property tests (``tests/test_codemap.py``) check that fast
+and piecewise answers equal the full parse.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from richout.markdown.linescan import (
     is_blank,
     needs_code_parse,
 )
-from richout.markdown.quotes import QuoteRuns
+from richout.markdown.quotes import QuoteRuns, quoted_part_spans
 from richout.markdown.regions import cut_points
 from richout.markdown.spans import (
     code_spans,
@@ -105,17 +105,14 @@ class CodeMap:
         self._blank_ends: list[int] = []
         #: the code spans of each paragraph paired, by its bounds
         self._para_spans: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
-        #: by a paragraph's start: where the "\n" before its first line opening with ">" at
-        #: column 0 stands (-1: none before the paragraph's end)
+        #: by a paragraph's start: its first "\n>" (-1: none before the paragraph's end)
         self._quote_at: dict[int, int] = {}
         #: the first "|" or "]:" of each run of non-blank lines, by the run's start
         #: (:meth:`_paragraph_above`; the run's end when it holds neither)
         self._run_marks: dict[int, int] = {}
         self._first_container = -1
-        #: whether the whole text is one paragraph, one line or several (None: not yet asked)
-        self._whole: bool | None = None
-        #: the block quote paragraphs read so far (a line opening with ">" asks them)
-        self._quotes: QuoteRuns | None = None
+        self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
+        self._quotes: QuoteRuns | None = None  # quote paragraphs read (lines opening ">")
         #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
         self._last_line: tuple[int, int, list[tuple[int, int]]] | None = None
         # Cut points (None until needed; [0] when the text is parsed whole) and the parses
@@ -185,10 +182,11 @@ class CodeMap:
 
     def paragraph_spans(self) -> list[tuple[int, int]] | None:
         """The code spans of a text that is one paragraph (:func:`~richout.markdown.spans.
-        one_paragraph`; several lines up to ``LOCAL_REACH``): a position is in code exactly
-        when one holds it, as :meth:`in_code` answers. None for any other text, when only the
-        parse can pair its backticks, or once the text is parsed. For a caller with many
-        positions to test on one short text (a streamed part, most often)."""
+        one_paragraph`), or a paragraph's lines then a block quote's (:func:`~richout.
+        markdown.quotes.quoted_part_spans`), several lines only up to ``LOCAL_REACH``: a
+        position is in code exactly when one holds it, as :meth:`in_code` answers. None for
+        any other text, when only the parse can pair, or once the text is parsed. For many
+        positions on one short text (a streamed part, most often)."""
         if not self._needs:
             return []
         return None if self._full is not None or not self._one_paragraph() else self._spans()
@@ -197,8 +195,14 @@ class CodeMap:
         if self._whole is None:
             # Several lines only up to LOCAL_REACH: the walk over every line cost a long
             # text's first question 134 ms (500k lines), where the checks below look near it.
-            short = len(self.text) <= self.LOCAL_REACH or "\n" not in self.text
-            self._whole = short and one_paragraph(self.text)
+            text = self.text
+            short = len(text) <= self.LOCAL_REACH or "\n" not in text
+            whole = short and one_paragraph(text)
+            if short and not whole and ">" in text:
+                quoted = quoted_part_spans(text)  # its spans, found at once, are final
+                if whole := quoted is not None:
+                    self._para_spans[(0, len(text))] = quoted
+            self._whole = whole
         return self._whole
 
     def _spans(self) -> list[tuple[int, int]] | None:
@@ -391,12 +395,10 @@ class CodeMap:
         surely an open paragraph's? False when unsure.
 
         A plain text line can still end no paragraph: a table's body row needs no ``|``,
-        and link reference definitions can take the whole paragraph (``[a]:`` then ``/u``
-        on the next line); an indented line after either is code. A table's header row and
-        a definition's ``]:`` lie in the same run of non-blank lines, so a run holding
-        neither above ``ls`` is a paragraph. The first such mark of each run is found once,
-        so a paragraph of 100k lines with indented ones in it is read once, not once per
-        indented line.
+        and definitions can take the whole paragraph (``[a]:`` then ``/u``); an indented
+        line after either is code. A run of non-blank lines holding neither a header row's
+        ``|`` nor ``]:`` above ``ls`` is a paragraph. Each run's first such mark is found
+        once: a paragraph of 100k lines with indented ones in it is read once.
         """
         self._index()
         k = bisect.bisect_right(self._blank_ends, ls) - 1
@@ -482,10 +484,8 @@ class CodeMap:
         self, chunk: str, *, one_line: bool = False, starters: bool = True
     ) -> list[tuple[int, int]] | None:
         """Code spans of a plain paragraph, or None when the paragraph is not plain.
-
-        ``one_line``: ``chunk`` is the whole text, one line (:func:`para_unsafe` then reads
-        its own link reference definition). ``starters=False``: no line of ``chunk`` starts
-        with a block starter (:func:`one_paragraph` found none), so none is looked for."""
+        ``one_line``: ``chunk`` is the whole text, one line (:func:`para_unsafe` reads its own
+        definition); ``starters=False``: :func:`one_paragraph` found no line starter."""
         if "`" not in chunk:
             return []
         if not one_line:

@@ -19,10 +19,12 @@ from richout.markdown.spans import (
     code_spans,
     has_line_starter,
     in_spans,
+    one_paragraph,
     para_unsafe,
 )
+from richout.text.chars import contains
 
-__all__ = ["QuoteRuns", "quote_content"]
+__all__ = ["QuoteRuns", "quote_content", "quoted_part_spans"]
 
 
 def quote_content(text: str, a: int, b: int) -> int | None:
@@ -153,3 +155,53 @@ class QuoteRuns:
             return heads[i] + x - offsets[i]
 
         return [(source(a), source(b - 1) + 1) for a, b in code_spans(joined)]
+
+
+def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
+    """The code spans of a text made of one paragraph's lines (or none, or blank lines only)
+    and then one block quote's paragraph lines up to its end; None for any other text, or
+    when only the parse can pair its backticks.
+
+    Such a text is a streamed part of a block quote, most often: it starts inside a quote
+    line, whose rest reads as a paragraph that the next ``>`` line at column 0 interrupts.
+    The paragraph pairs its own backticks, the quote its contents' joined (as
+    :class:`QuoteRuns` pairs a run), and no span crosses from one to the other; no line of
+    either can open or hold a fence. The quote's markers hold no backtick or backslash and
+    follow a line break, so its source pairs as its joined contents do, at source offsets.
+    Asked once per text, it spares a short part the line index, fence scan and run records
+    of the general path (about half of a streamed quote part's cost).
+    """
+    if "\r" in text or contains(text, "]:"):
+        return None  # a definition can make "[x]" a link (as in CodeMap); CR: the parse
+    q = text.find("\n>") + 1
+    if q == 0 and not text.startswith(">"):
+        return None
+    found: list[tuple[int, int]] = []
+    if q and text[:q].strip(" \t\n"):
+        head = text[: q - 1]
+        if not one_paragraph(head):
+            return None
+        if "`" in head:
+            if para_unsafe(head):
+                return None
+            found = code_spans(head)
+    pieces: list[str] = []  # the quote lines' contents
+    n = len(text)
+    a = q
+    while a < n:
+        b = text.find("\n", a)
+        if b < 0:
+            b = n
+        c = quote_content(text, a, b)
+        if c is None:
+            return None  # a line that opens a block, holds nothing, or continues lazily
+        pieces.append(text[c:b])
+        a = b + 1
+    quote = text[q:]
+    if "`" not in quote:
+        return found
+    # para_unsafe's triggers ("]:" is out) are the same in the source as in the contents.
+    if ("|" in quote or "<" in quote or contains(quote, "](")) and para_unsafe("\n".join(pieces)):
+        return None
+    found.extend((q + x, q + y) for x, y in code_spans(quote))
+    return found
