@@ -34,6 +34,9 @@ __all__ = ["StageCode"]
 _BACKTICK = re.compile(r"`")
 # What can precede the content of a line: container markers and blanks.
 
+#: Texts up to this long are paired up front whatever their lines (a streamed part of 64
+#: characters asks each tag of its spans); longer ones once a question reaches the map.
+_PART_MAX = 256
 # A blank line (only spaces/tabs) between two CommonMark line breaks; "\r\n" is one break.
 _BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
 
@@ -169,10 +172,15 @@ class StageCode:
         if no_code:
             return False  # asked once per tag head: a run of 80k heads asks 80k times
         spans = self._paragraph
-        if spans is None and not self._paragraph_asked and "\n" not in self.text:
-            # A one-line text (a streamed part, most often) pairs its backticks once and
-            # answers every question from the spans: the checks below, then the map, cost
-            # four calls per tag. Asked once: pairing a long line is linear in the line.
+        if (
+            spans is None
+            and not self._paragraph_asked
+            and ("\n" not in self.text or len(self.text) <= _PART_MAX)
+        ):
+            # A one-line or short text (a streamed part, most often) pairs its backticks
+            # once and answers every question from the spans: the checks below, then the
+            # map, cost four calls per tag. Asked once: pairing a long line is linear in the
+            # line, and a short text's lines are few.
             self._paragraph_asked = True
             if "\r" not in self.text and not self.map().parsed:
                 spans = self._paragraph = self.map().paragraph_spans()
