@@ -14,12 +14,13 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from richout.models import StreamChunk
+from richout.tags.code import StageCode
 from richout.tags.parse import parse_directives
-from richout.tags.pipeline import read_part
+from richout.tags.pipeline import _current_tags_only, read_part
 from richout.tags.silent import is_silent_prefix, is_token_only, strip_leading_token
 from richout.text.chars import JS_WS_CLASS, js_rtrim
 from richout.views.delivery_strip import delivery_strip
@@ -311,3 +312,71 @@ def test_read_part_is_the_explained_parse_without_its_records(text: str) -> None
         for d in want.diagnostics
         if d.code != "tag.current_without_id"
     ]
+
+
+#: Parts of code spans, text, blanks, line breaks and current tags, the shape the stream's
+#: lexical read of ``[[reply_to_current]]`` answers, and what sends a part back to the
+#: stages (a tag in code, "[" before a tag, another spelling, an audio tag, a fence).
+_CURRENT_PIECES = [
+    *["[[reply_to_current]]"] * 4,
+    *["`a`", "``b``", "`", "``", "x", " ", "  ", "\t", "\n", "\n\n", "> ", "- ", "    "],
+    *["\\`", "[l](u)", "\r\n", "\u00a0", "NO_REPLY"],
+    *["[", "[[REPLY_TO_CURRENT]]", "[[ reply_to_current ]]", "[[audio_as_voice]]", "```\n"],
+]
+
+
+@settings(max_examples=1500)
+@given(st.lists(st.sampled_from(_CURRENT_PIECES), min_size=1, max_size=12).map("".join))
+@example("`a` [[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b``")
+@example("`[[reply_to_current]]` x [[reply_to_current]]")  # one tag in code: the stages
+@example("[[[reply_to_current]]")
+def test_read_part_of_current_tags_is_the_explained_parse(text: str) -> None:
+    """Parts whose every ``[[`` opens ``[[reply_to_current]]`` are read lexically
+    (``_current_tags_only``); what it answers is what an explained ``parse_directives``
+    says, and a part it passes on is read by the stages."""
+    if "[[" not in text:
+        text += "[[reply_to_current]]"
+    fast = _current_tags_only(text, StageCode(text))
+    got = read_part(text)
+    want = parse_directives(text, explain=True)
+    findings = [
+        (d.start, d.code, d.end, d.severity, d.message, d.field)
+        for d in want.diagnostics
+        if d.code != "tag.current_without_id"
+    ]
+    assert (
+        got.text,
+        got.audio_as_voice,
+        got.has_audio_tag,
+        got.has_reply_tag,
+        got.reply_to_explicit_id,
+        got.reply_to_current,
+        got.findings,
+    ) == (
+        want.text,
+        want.audio_as_voice,
+        want.has_audio_tag,
+        want.has_reply_tag,
+        want.reply_to_explicit_id,
+        want.reply_to_current,
+        findings,
+    )
+    if fast is not None:
+        assert fast == got
+
+
+def test_the_lexical_read_answers_plain_parts_only() -> None:
+    # Not vacuous: the family's streamed parts are read lexically; a part with anything
+    # the stages explain or read otherwise is not.
+    part = "[[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b`` `a`"
+    assert _current_tags_only(part, StageCode(part)) == read_part(part)
+    for other in (
+        "`[[reply_to_current]]` [[reply_to_current]]",
+        "[[reply_to_current]] [[audio_as_voice]]",
+        "[[reply_to_current]] [[reply_to:1]]",
+        "[[[reply_to_current]]",
+        "[[reply_to_current]] [[",
+        "[[Reply_To_Current]]",
+        "no tag",
+    ):
+        assert _current_tags_only(other, StageCode(other)) is None, other

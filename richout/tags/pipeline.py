@@ -36,7 +36,7 @@ from richout.tags.explain import (
 )
 from richout.tags.scan import AUDIO_HEAD, ReplyTagReader
 from richout.tags.stages import FoundReply, audio_stage, reply_stage
-from richout.text.chars import has_double_bracket, js_trim
+from richout.text.chars import contains, has_double_bracket, js_trim
 from richout.text.patch import OffsetMap, Patch, compose, offset_mapper
 
 __all__ = ["Finding", "PartTags", "TagStages", "read_part", "stage_tags", "untagged"]
@@ -59,9 +59,13 @@ def read_part(text: str) -> PartTags:
     as the streaming parser reads each emitted part: outputs and findings, without the spans,
     edits and result records it would throw away, nor ``tag.current_without_id``, which a
     stream drops (``tests/test_streaming_properties.py``)."""
+    code = StageCode(text)
+    fast = _current_tags_only(text, code)
+    if fast is not None:
+        return fast
     sink = Sink(text, True, True, True)
     # Findings and outputs only: a stream part's edits are never asked for.
-    run = TagStages(text, StageCode(text), sink, True, True, edits=False)
+    run = TagStages(text, code, sink, True, True, edits=False)
     outputs = run.outputs(None)
     # The stream has no current message id by design: tag.current_without_id would be noise.
     findings = run.findings(outputs, None, current_without_id=False).records()
@@ -74,6 +78,39 @@ def read_part(text: str) -> PartTags:
         outputs["reply_to_current"],
         findings,
     )
+
+
+#: The one spelling of a reply tag :func:`_current_tags_only` reads.
+_CURRENT = "[[reply_to_current]]"
+
+
+def _current_tags_only(text: str, code: StageCode) -> PartTags | None:
+    """:func:`read_part` of a part whose every ``[[`` opens ``[[reply_to_current]]``, each
+    outside code; None for any other part (the stages read it).
+
+    Such a part holds no audio head and no other ``[[`` (a tag spelt otherwise, a malformed
+    head, an unknown ``[[name]]``, a ``[`` before a tag), so the stages would find exactly
+    these tags, all current, and say nothing about them in a stream (no id to sanitise or
+    override; ``tag.current_without_id`` is left out): the outputs are the tags removed,
+    gaps closed and §5.1, by the stages' own steps. A streamed part of code spans and tags
+    spent most of its read on the general reader's records (``tests/test_streaming_
+    properties.py`` compares the two on generated parts).
+    """
+    opens = text.count("[[")
+    if not opens or opens != text.count(_CURRENT) or contains(text, "[[["):
+        return None
+    sites: list[tuple[int, int]] = []
+    at = text.find(_CURRENT)
+    while at >= 0:
+        if code.in_code(at):
+            return None  # a tag in code is explained (tag.in_code): the stages' to say
+        end = at + len(_CURRENT)
+        sites.append((at, end))
+        at = text.find(_CURRENT, end)
+    text3, _ = close_sites(text, sites, with_patch=False)
+    code3 = StageCode(text3)
+    final, _ = normalize_boundaries(text3, code3.in_code, code3.owns_tail, with_patch=False)
+    return PartTags(final, False, False, True, None, True, [])
 
 
 def untagged(text: str, code_map: CodeMap | None = None) -> tuple[str, Patch]:
