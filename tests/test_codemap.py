@@ -773,7 +773,7 @@ _PART_HEADS = st.sampled_from(["", "\n", "\n\n", " \n"]) | st.lists(
 @given(
     _PART_HEADS,
     st.lists(
-        st.sampled_from([*_QUOTE_LINES[:20], "> `a` [[reply_to_current]] ``b``"]),
+        st.sampled_from([*_QUOTE_LINES[:20], "> `a` [[reply_to_current]] ``b``", ">", "> "]),
         min_size=1,
         max_size=4,
     ),
@@ -804,6 +804,11 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
     assert quoted_part_spans(part) == [(21, 26), (29, 32), (54, 59), (62, 65)]
     assert quoted_part_spans("\n> `a\n> b`\n") == [(3, 10)]
     assert quoted_part_spans("> x") == []
+    assert quoted_part_spans("> `a` x\n> `b`") == [(2, 5), (10, 13)]  # every line quoted
+    # A part that ends as a quote line begins (nothing after its marker yet): the quote's
+    # paragraph ends before it.
+    assert quoted_part_spans("`a` x\n> `b` [[reply_to_current]]\n> ") == [(0, 3), (8, 11)]
+    assert quoted_part_spans("`a`\n>") == [(0, 3)]
     # ...and what may change the structure or the pairing is left to the general path: a
     # lazy line, a quote line opening a block or holding nothing, a blank line inside the
     # head, a CR, a definition, a link holding a backtick, no quote at all.
@@ -811,6 +816,7 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
         "> `a`\nlazy `",
         "> - `a`",
         "> `a`\n>\n> `b`",
+        "> `a`\n> \nlazy `",
         "x\n\ny\n> `a`",
         "> `a`\r\n> b`",
         "[x]: /u\n> `a`",

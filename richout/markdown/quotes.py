@@ -159,8 +159,9 @@ class QuoteRuns:
 
 def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     """The code spans of a text made of one paragraph's lines (or none, or blank lines only)
-    and then one block quote's paragraph lines up to its end; None for any other text, or
-    when only the parse can pair its backticks.
+    and then one block quote's paragraph lines up to its end, the last of which may be a
+    quote line holding nothing yet; None for any other text, or when only the parse can
+    pair its backticks.
 
     Such a text is a streamed part of a block quote, most often: it starts inside a quote
     line, whose rest reads as a paragraph that the next ``>`` line at column 0 interrupts.
@@ -173,8 +174,9 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     """
     if "\r" in text or contains(text, "]:"):
         return None  # a definition can make "[x]" a link (as in CodeMap); CR: the parse
-    q = text.find("\n>") + 1
-    if q == 0 and not text.startswith(">"):
+    quoted = text.startswith(">")
+    q = 0 if quoted else text.find("\n>") + 1
+    if q == 0 and not quoted:
         return None
     found: list[tuple[int, int]] = []
     if q and text[:q].strip(" \t\n"):
@@ -194,10 +196,12 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
             b = n
         c = quote_content(text, a, b)
         if c is None:
+            if b >= n - 1 and text[a] == ">" and is_blank(text[a + 1 : b]):
+                break  # the last line, a quote line holding nothing yet: the paragraph ends
             return None  # a line that opens a block, holds nothing, or continues lazily
         pieces.append(text[c:b])
         a = b + 1
-    quote = text[q:]
+    quote = text[q:a]
     if "`" not in quote:
         return found
     # para_unsafe's triggers ("]:" is out) are the same in the source as in the contents.
