@@ -483,6 +483,32 @@ def test_backtick_runs_both_ways() -> None:
     assert spans.backtick_runs(sparse) == [(1, 2), (42, 44), (85, 88)]
 
 
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["`", "``", "```", "a", " ", "\n", "b c", "\\", "[[reply_to_current]]"]),
+        max_size=40,
+    ).map("".join)
+)
+def test_short_chunks_pair_as_the_runs_pair(chunk: str) -> None:
+    """The regex that pairs a short chunk's code spans finds what listing and pairing its
+    backtick runs finds (the way of longer chunks), escapes aside (read apart)."""
+    chunk = chunk.replace("\\`", "\\ `")  # no escaped backtick: _pair_escaped's case
+    assert len(chunk) <= spans._SHORT_CHUNK
+    assert spans.code_spans(chunk) == spans.pair_runs(spans.backtick_runs(chunk)), chunk
+
+
+def test_unclosed_runs_of_distinct_widths_pair_nothing_either_way() -> None:
+    # The regex retries each run without a closer to the chunk's end, so its
+    # worst case is runs of distinct widths (about the root of twice the length of them);
+    # the chunk limit keeps that a few thousand steps. Both ways agree on it.
+    chunk = " ".join("`" * w for w in range(1, 22))
+    assert len(chunk) <= spans._SHORT_CHUNK
+    assert spans.code_spans(chunk) == [] == spans.pair_runs(spans.backtick_runs(chunk))
+    longer = chunk + " x" * 200
+    assert len(longer) > spans._SHORT_CHUNK and spans.code_spans(longer) == []
+
+
 # One-line texts (a streamed part, most often) are answered as one paragraph without the
 # fence scan; the pieces favour what opens a block at the line start or changes pairing.
 _LINE_PIECES = [p for p in _PIECES if "\n" not in p and "\r" not in p] + ["``x``", "a ` b"]
