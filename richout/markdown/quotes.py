@@ -11,13 +11,11 @@ parse.
 from __future__ import annotations
 
 import bisect
-from itertools import accumulate
 
 from richout.markdown.linescan import FenceScan, is_blank
 from richout.markdown.spans import (
     LINE_STARTER,
     code_spans,
-    has_line_starter,
     in_spans,
     one_paragraph,
     para_unsafe,
@@ -135,26 +133,23 @@ class QuoteRuns:
             return None
         if self._refdefs:
             return None
-        heads: list[int] = []  # each line's content start in the source
-        pieces: list[str] = []
-        for j in range(k0, k1 + 1):
-            c = self._content(j)
-            assert c is not None  # the run is made of such lines
-            heads.append(c)
-            pieces.append(text[c : self._bounds(j)[1]])
-        joined = "\n".join(pieces)
-        if "`" not in joined:
+        source = text[run_start:run_end]
+        if "`" not in source:
             return []
-        if para_unsafe(joined) or has_line_starter(joined):
-            return None
-        # Where each line's content starts in ``joined``.
-        offsets = list(accumulate((len(p) + 1 for p in pieces[:-1]), initial=0))
-
-        def source(x: int) -> int:
-            i = bisect.bisect_right(offsets, x) - 1
-            return heads[i] + x - offsets[i]
-
-        return [(source(a), source(b - 1) + 1) for a, b in code_spans(joined)]
+        # Each line's content was checked for a block starter (quote_content). The markers
+        # hold no backtick or backslash and follow a line break, so the source pairs as the
+        # contents joined do, at source offsets (from a span's first backtick to its last,
+        # as the parse maps it); only the checks of what can change the pairing read the
+        # contents, and only when the source holds one of their triggers ("]:" is out).
+        if "|" in source or "<" in source or contains(source, "]("):
+            pieces = []
+            for j in range(k0, k1 + 1):
+                c = self._content(j)
+                assert c is not None  # the run is made of such lines
+                pieces.append(text[c : self._bounds(j)[1]])
+            if para_unsafe("\n".join(pieces)):
+                return None
+        return [(run_start + a, run_start + b) for a, b in code_spans(source)]
 
 
 def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
