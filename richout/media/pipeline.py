@@ -31,6 +31,7 @@ from richout.models import (
     span_record,
     text_segment,
 )
+from richout.models.base import SPAN_ORDER
 from richout.models.diagnostics import (
     PER_CONSTRUCT,
     Diagnostics,
@@ -410,7 +411,7 @@ def _explanation(
             # Reused when nothing moves (every tag span sets all four fields, as this one).
             reuse = (a, b) == (sp.start, sp.end)
             spans.append(sp if reuse else span_record(sp.kind, a, b, sp.value))
-    spans.sort(key=lambda sp: (sp.start, sp.end))
+    spans.sort(key=SPAN_ORDER)
 
     diag = Diagnostics(text)
     if tag_diags:

@@ -11,6 +11,7 @@ wire form with :meth:`Model.from_wire`, and ``Model.from_wire(x.to_wire()) == x`
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
@@ -31,6 +32,7 @@ from typing_extensions import Self
 from richout.errors import InvalidInput
 
 __all__ = [
+    "SPAN_ORDER",
     "Diagnostic",
     "EditRecord",
     "Explained",
@@ -287,6 +289,11 @@ def assembled(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M
     set_extra(obj, None)
     set_private(obj, None)
     return obj
+
+
+#: The order spans are listed in (start, then end), as a sort key read in C: an explained
+#: result sorts one span per honoured reference (260k on a hostile 1 MB payload).
+SPAN_ORDER = operator.attrgetter("start", "end")
 
 
 def span_record(kind: SpanKind, start: int, end: int, value: str | None) -> Span:

@@ -25,6 +25,7 @@ from richout.models import (
     span_record,
 )
 from richout.models.attachments import Attachment, describe
+from richout.models.base import SPAN_ORDER
 from richout.models.canvas import block_record, block_wire
 from richout.models.diagnostics import Diagnostics, edits_of, has_findings, spans_of, stage_findings
 from richout.models.lossless import edit_records
@@ -144,5 +145,5 @@ def render_explanation(
         *_mapped_spans(spans_of(media), p_embeds),
         *_mapped_spans(spans_of(tags), p_media),
     ]
-    spans.sort(key=lambda s: (s.start, s.end))
+    spans.sort(key=SPAN_ORDER)
     return {"diagnostics": diagnostics, "spans": spans, "edits": edit_records(p_all)}

@@ -18,6 +18,7 @@ from richout.models import (
     SpanKind,
     span_record,
 )
+from richout.models.base import SPAN_ORDER
 from richout.models.diagnostics import Diagnostics, Finding, edits_of, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
@@ -246,5 +247,5 @@ def explain_reply(
         _explain_strip(diags, spans, t2, st.strip.removed, offset_mapper(p12))
     _delivery_findings(diags, text, st, silent_token)
     if len(spans) > 1:
-        spans.sort(key=lambda s: (s.start, s.end))
+        spans.sort(key=SPAN_ORDER)
     return diags.build(), spans, edit_records(whole)
