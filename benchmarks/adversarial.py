@@ -83,6 +83,14 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # escaped backticks beside tags and code spans: a paragraph holding one went to the
     # parser whole (1.6-2 s/MB)
     "escaped_backticks_tags": lambda n: "\\`a\\` [[reply_to_current]] \\`\\`b `c`\n" * n,
+    # 2026-12-04: a run of one-character lines (no cut point divides it) that a heading,
+    # quote, list item or break opens, or an underline or heading ends, with a tag in code:
+    # the block at its end sent the whole run to the CommonMark parser (3.4-8.9 s/MB)
+    "heading_then_lines_tag": lambda n: "# h\n" + "a\n" * n + "`[[reply_to_current]]`",
+    "quote_then_lines_tag": lambda n: "> h\n" + "a\n" * n + "`[[reply_to_current]]`",
+    "list_item_then_lines_tag": lambda n: "- h\n" + "a\n" * n + "`[[reply_to_current]]`",
+    "lines_then_heading_tag": lambda n: "a\n" * n + "# `[[reply_to_current]]`",
+    "lines_then_underline_tag": lambda n: "a\n" * n + "`[[reply_to_current]]`\n===",
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -853,6 +853,132 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
         assert quoted_part_spans(text) is None, text
 
 
+#: Lines around an ATX heading: plain text, code spans, tags, links, a fence, a list item,
+#: a quote line, blank lines; heading lines at column 0 and indented, closed and not.
+_HEADING_LINES = ["a", "`b` x", "x ``", "[l](u)", "```", "- i", "> q", "", "    c", "`[[x]]`"]
+_HEADINGS = [
+    "# `a` [[reply_to_current]]",
+    "## x ``b`` ###",
+    "###### `c",
+    "####### `d`",
+    "#\t`e`",
+    "#`f`",
+    "# [a](`b`)",
+    "# <x`y>",
+    "# \\`g` `h`",
+    "  # `i`",
+    "#",
+    "# `j` \r",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_HEADING_LINES), max_size=4),
+    st.sampled_from(_HEADINGS),
+    st.lists(st.sampled_from(_HEADING_LINES), max_size=3),
+)
+@example(["a"] * 5, "# `[[reply_to_current]]`", [])
+@example(["```"], "# `a`", [])  # a heading inside an unclosed fence is code
+@example(["[`x`]: /u"], "# [a][`x`]", [])  # a definition elsewhere makes a link
+def test_heading_lines_answer_as_the_full_parse(
+    above: list[str], heading: str, below: list[str]
+) -> None:
+    _assert_offsets_agree("\n".join([*above, heading, *below]))
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_a_heading_after_a_long_paragraph_is_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: a heading at column 0 is a block of its own line, paired alone. A tag in
+    # one after a paragraph of 500k lines (no cut point divides a paragraph) sent the whole
+    # megabyte to markdown-it-py: 3 s/MB in parse_directives, 5.8 in parse_reply.
+    from richout.markdown import codemap
+
+    parses: list[str] = []
+    real = codemap.parse_code
+    monkeypatch.setattr(
+        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
+    )
+    text = "a\n" * 20_000 + "## `x` [[reply_to_current]] ``y`` ##"
+    heading = text.rindex("\n") + 1
+    cm = CodeMap(text)
+    offsets = range(heading - 4, len(text) + 1)
+    answers = [cm.in_code(p) for p in offsets]
+    assert parses == []
+    full = real(text)
+    assert answers == [full.in_code(p) for p in offsets]
+    assert richout.parse_reply(text).reply_to_id is None and parses == []
+    assert "[[reply_to_current]]" not in richout.parse_reply(text).text
+    # A heading the line scan cannot place (inside a fence) still asks the parse.
+    fenced = "```\n" + text
+    assert CodeMap(fenced).in_code(fenced.index("[[")) == real(fenced).in_code(fenced.index("[["))
+
+
+#: Runs of lines that open with a block of their own line or a container line, or end with
+#: an underline; plain lines, code spans and tags between, and what keeps a run to the parse.
+_RUN_FIRST = ["# h", "## `h`", "---", "***", "> q", "> `q", "- i", "- `i", "1. `o", "-", ">", "a"]
+_RUN_LINES = ["a", "`b` x", "x ``", "`[[x]]`", "[l](u)", "  c", "    d", "> e", "- f", "# g"]
+_RUN_LAST = ["", "===", "---", "-", "***", "- - -", "= =", "`z`", "> `z`"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.sampled_from(_RUN_FIRST),
+    st.lists(st.sampled_from(_RUN_LINES), max_size=4),
+    st.sampled_from(_RUN_LAST),
+    st.sampled_from(["", "x\n\n", "```\nc\n```\n"]),
+)
+@example("# h", ["a"] * 3, "`[[reply_to_current]]`", "")
+@example("- `i", ["a"], "b`", "")  # a list item's lazy lines continue its paragraph
+@example("- `i", ["a"], "===", "")  # ...and an underline after them is text
+@example("a `x", ["b"], "===", "")  # a setext heading's content pairs as the paragraph
+def test_runs_of_lines_answer_as_the_full_parse(
+    first: str, lines: list[str], last: str, before: str
+) -> None:
+    """A run opening with a heading, break, quote or list line, or ending with an underline
+    or break: every offset as the full parse answers it."""
+    _assert_offsets_agree(before + "\n".join([first, *lines, last]))
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        ("# h\n", ""),  # a heading opens the run: the paragraph after it
+        ("> h\n", ""),  # a quote line: the run continues its paragraph lazily
+        ("- h\n", ""),  # a list item: the same
+        ("***\n", ""),  # a thematic break
+        ("", "\n==="),  # an underline ends the run: a setext heading's content
+        ("", "\n---"),
+    ],
+)
+def test_a_run_of_lines_with_a_block_at_an_end_is_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch, head: str, tail: str
+) -> None:
+    # Not vacuous: no cut point divides a run of lines, and one block opener at its start or
+    # an underline at its end sent a megabyte run with a tag in code to markdown-it-py
+    # (3.4-8.9 s/MB in parse_directives and parse_reply).
+    from richout.markdown import codemap
+
+    parses: list[str] = []
+    real = codemap.parse_code
+    monkeypatch.setattr(
+        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
+    )
+    text = head + "a\n" * 20_000 + "x `y` [[reply_to_current]] ``z``" + tail
+    at = text.index("`y`")
+    cm = CodeMap(text)
+    offsets = range(at - 4, len(text) - len(tail) + 1)  # (an underline holds no construct)
+    answers = [cm.in_code(p) for p in offsets]
+    assert parses == []
+    full = real(text)
+    assert answers == [full.in_code(p) for p in offsets]
+    assert "[[reply_to_current]]" not in richout.parse_reply(text).text
+    assert parses == []
+
+
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
 def test_a_long_block_quote_is_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     # Not vacuous: a quote paragraph of 3,000 lines with tags and code spans is paired

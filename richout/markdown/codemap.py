@@ -37,14 +37,17 @@ from richout.markdown.linescan import (
     FenceScan,
     container_content,
     indent_columns,
+    inline_start,
     is_blank,
     needs_code_parse,
+    paragraph_end,
 )
 from richout.markdown.quotes import QuoteRuns, quoted_part_spans
 from richout.markdown.regions import cut_points
 from richout.markdown.spans import (
     code_spans,
     has_line_starter,
+    heading_spans,
     in_spans,
     one_paragraph,
     para_unsafe,
@@ -57,6 +60,9 @@ _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
 #: Lines looked back over before an indented line is left to the parser.
 _LOOKBACK = 64
+# The line break before a block quote or an ATX heading at column 0 (either interrupts a
+# paragraph; a heading is a block of its own line).
+_INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|$))", re.M)
 # A line opening a container can hold code after its marker ("-     code", ">     code").
 _CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
@@ -83,15 +89,12 @@ class CodeMap:
         "text",
     )
 
-    #: How far line questions look around an offset before the whole text's line index is
-    #: built (one split of the text): a hostile text can be one huge line asked about often.
+    #: How far line questions look before the line index is built (one huge line is asked often).
     LOCAL_REACH = 4096
 
-    #: Texts at least this long are parsed piece by piece; shorter ones in one parse. Finding
-    #: the cut points costs about 20 µs per KB against about 700 µs per KB of parse, and most
-    #: texts that reach the parse ask about one place: a 2 KB corpus reply whose audio tag
-    #: sits in a nested list parses its last list (544 µs) instead of the whole (1.6 ms).
-    #: Interleaved per reply, every pipeline gained 2-4% on the corpus, explained or not.
+    #: Texts at least this long are parsed piece by piece: cut points cost ~20 µs per KB, the
+    #: parse ~700, and a 2 KB reply whose audio tag sits in a nested list parses that list
+    #: (544 µs, not 1.6 ms); every pipeline gained 2-4% on the corpus, explained or not.
     PIECE_MIN = 1024
 
     def __init__(self, text: str) -> None:
@@ -105,18 +108,16 @@ class CodeMap:
         self._blank_ends: list[int] = []
         #: the code spans of each paragraph paired, by its bounds
         self._para_spans: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
-        #: by a paragraph's start: its first "\n>" (-1: none before the paragraph's end)
+        #: by a paragraph's start: its first _INTERRUPTION (-1: none before its end)
         self._quote_at: dict[int, int] = {}
-        #: the first "|" or "]:" of each run of non-blank lines, by the run's start
-        #: (:meth:`_paragraph_above`; the run's end when it holds neither)
+        #: each run's first "|" or "]:" by its start, else its end (:meth:`_paragraph_above`)
         self._run_marks: dict[int, int] = {}
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
         self._quotes: QuoteRuns | None = None  # quote paragraphs read (lines opening ">")
         #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
         self._last_line: tuple[int, int, list[tuple[int, int]]] | None = None
-        # Cut points (None until needed; [0] when the text is parsed whole) and the parses
-        # of the pieces asked about, by their start.
+        # Cut points (None until needed; [0]: parsed whole), and the pieces' parses by start.
         self._pieces: tuple[list[int], dict[int, CodeParse]] | None = None
 
     # ------------------------------------------------------------------ exact answers
@@ -215,12 +216,8 @@ class CodeMap:
         return self._para_spans[key]
 
     def block_to_end(self, pos: int) -> bool | None:
-        """Does the fenced block holding ``pos`` run to the end of the text?
-
-        Answered from the fence line scan when it covers the whole text and ``pos`` lies in
-        one of its blocks (regions are disjoint, so no other region can hold ``pos``); None
-        when only the parse can tell.
-        """
+        """Does the fenced block holding ``pos`` run to the end of the text? From the fence
+        scan when it covers the text and a block of it holds ``pos``; None: only the parse."""
         if self._full is not None or not self._needs:
             return None
         scan = self._scan()
@@ -347,13 +344,10 @@ class CodeMap:
         return lo_, hi_
 
     def _indented_line(self, line_start: int) -> bool | None:
-        """Is a line indented four or more columns indented code? None when unsure.
-
-        Outside containers, such a line is a paragraph's lazy continuation only when the
-        lines back to the nearest plain text line are all indented and none is blank, and
-        that line's run of non-blank lines is a paragraph (:meth:`_paragraph_above`: no
-        table, no link reference definitions; None otherwise); after a blank line, or at
-        the start, it is code.
+        """Is a line indented four or more columns indented code? None when unsure. Outside
+        containers it is a lazy continuation only when the lines back to the nearest plain
+        one are indented and not blank, and that one's run is a paragraph
+        (:meth:`_paragraph_above`; None otherwise); after a blank line, or first, it is code.
         """
         text = self.text
         ls, le = self._line_bounds(line_start)
@@ -416,24 +410,21 @@ class CodeMap:
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self.text
         if self._one_paragraph():
-            # One paragraph (a streamed part, most often): the checks below pair the same
-            # text after a fence scan and a look for its bounds, or give up on a "-x" line.
+            # One paragraph (a streamed part, most often): paired without the checks below.
             spans = self._spans()
             return None if spans is None else in_spans(spans, pos, len(text))
         line_start, line_end = self._line_bounds(pos)
         last = self._last_line
         if last is not None and last[0] == line_start:
             # Every check before the span lookup depends on the line alone: a line that
-            # reached it once answers from its paragraph's spans (a line of 30k tags asks
-            # 30k times).
+            # reached it once answers from its spans (a line of 30k tags asks 30k times).
             return in_spans(last[2], pos - last[1], len(text))
         if text.startswith(">", line_start):
             quotes = self._quotes = self._quotes or QuoteRuns(text, self._index(), self._scan())
             quoted = quotes.in_code(pos, line_start)
             if quoted is not None:
                 return quoted
-            # Unsure: the checks below still answer a quote line in a paragraph without
-            # backticks.
+            # Unsure: the checks below still answer a quote line in a backtick-free paragraph.
         if indent_columns(text, line_start) >= 4:
             indented = self._indented_line(line_start)
             if indented is None or (indented and text[pos : pos + 1] in ("", "\r", "\n")):
@@ -453,7 +444,12 @@ class CodeMap:
             # A fence line: all of it is code except a CR after the closing fence.
             k = bisect.bisect_right(scan.starts, pos) - 1
             return k >= 0 and pos < scan.ends[k]
-        # The paragraph holding pos: bounded by blank lines and fenced blocks.
+        if text.startswith("#", line_start) and not self._has_refdefs():
+            heading = heading_spans(text[line_start:line_end])  # a block of its own line
+            if heading is not None:
+                self._last_line = (line_start, line_start, heading)
+                return in_spans(heading, pos - line_start, len(text))
+        # The paragraph holding pos: bounded by blank lines, fences and its run's ends.
         lo, hi = self._paragraph_bounds(line_start, line_end)
         k = bisect.bisect_right(scan.ends, line_start) - 1
         if k >= 0:
@@ -461,13 +457,16 @@ class CodeMap:
         k = bisect.bisect_left(scan.starts, line_end)
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
+        lo = inline_start(text, lo, line_start)
+        hi = paragraph_end(text, lo, hi, line_end)
         q = self._quote_at.get(lo)
         if q is None:
-            q = self._quote_at[lo] = text.find("\n>", lo, hi)
+            # (Not in a container's lazy run, whose quote lines may continue it.)
+            m = _INTERRUPTION.search(text, lo, hi) if not lo or text[lo - 1] == "\n" else None
+            q = self._quote_at[lo] = -1 if m is None else m.start()
         if line_end <= q:  # (q is -1 when there is none)
-            # A block quote at column 0 interrupts the paragraph, whose lines before it hold
-            # no block starter (else _pair_backticks gives up): the paragraph ends there. A
-            # streamed part of a quote starts with the rest of a line, then quote lines.
+            # A block quote or an ATX heading at column 0 interrupts the paragraph (whose
+            # lines before it open no block, else _pair_backticks gives up): it ends there.
             hi = q + 1
         if hi > scan.valid_until:
             return None
@@ -480,6 +479,12 @@ class CodeMap:
         self._last_line = (line_start, lo, spans)
         return in_spans(spans, pos - lo, len(text))
 
+    def _has_refdefs(self) -> bool:
+        # A definition anywhere can make "[x]" a link that changes the pairing: the parse's.
+        if self._refdefs is None:
+            self._refdefs = "]:" in self.text
+        return self._refdefs
+
     def _pair_backticks(
         self, chunk: str, *, one_line: bool = False, starters: bool = True
     ) -> list[tuple[int, int]] | None:
@@ -488,13 +493,8 @@ class CodeMap:
         definition); ``starters=False``: :func:`one_paragraph` found no line starter."""
         if "`" not in chunk:
             return []
-        if not one_line:
-            if self._refdefs is None:
-                # A link reference definition anywhere can turn "[x]" into a link whose
-                # label or destination changes the pairing; such texts go to the parser.
-                self._refdefs = "]:" in self.text
-            if self._refdefs:
-                return None
+        if not one_line and self._has_refdefs():
+            return None
         if para_unsafe(chunk, one_line=one_line) or (starters and has_line_starter(chunk)):
             return None
         return code_spans(chunk)

@@ -23,6 +23,7 @@ __all__ = [
     "backtick_runs",
     "code_spans",
     "has_line_starter",
+    "heading_spans",
     "in_spans",
     "link_may_hold_backtick",
     "may_hold_table",
@@ -265,6 +266,29 @@ def one_paragraph(text: str) -> bool:
     end = len(text) - 1 if text[-1] == "\n" else len(text)
     # Blank lines first: one C-level search, before a walk over every line.
     return _BLANK_LINE.search(text, 0, end) is None and not has_line_starter(text)
+
+
+#: An ATX heading opening its line (CommonMark 4.2): one to six ``#``, then a blank or the
+#: line's end.
+_ATX_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+
+
+def heading_spans(line: str) -> list[tuple[int, int]] | None:
+    """The code spans (offsets in ``line``) of a line that is an ATX heading at column 0
+    outside any container or fence (the caller knows), or None when it is no such heading,
+    holds a CR, or only the parse can pair its content.
+
+    Such a heading is a block of its own line (it interrupts a paragraph, and nothing
+    continues it), and its content is read inline as a paragraph's is. The markers and the
+    closing sequence hold no backtick or backslash, so the line pairs as its content does,
+    at line offsets. A tag in a heading at the end of a paragraph of 500k lines sent the
+    whole megabyte to the parser (about 3 s/MB; no cut point divides a paragraph).
+    """
+    if _ATX_HEADING.match(line) is None or "\r" in line:
+        return None
+    if "`" not in line:
+        return []
+    return None if para_unsafe(line, one_line=True) else code_spans(line)
 
 
 def has_line_starter(chunk: str) -> bool:
