@@ -385,10 +385,12 @@ def test_code_spans_after_a_unicode_whitespace_line_map_to_the_source(text: str)
 # An autolink is a "<", then characters none of which is "<", ">", a space or a control
 # character, then ">": only one holding a backtick can change the pairing.
 _AUTOLINK_WITH_BACKTICK = r"<[^<>\x00-\x20]*`[^<>\x00-\x20]*>"
-# A link only when its destination or title could hold a backtick (link_may_hold_backtick,
+# A link reference definition only where the paragraph opens (none can interrupt one); a
+# link only when its destination or title could hold a backtick (link_may_hold_backtick,
 # checked against the full parse by the offset tests); a pipe only beside a line that could
 # be a table's delimiter row (_may_hold_table).
-_UNSAFE_PATTERN = re.compile(r"\]:|" + _AUTOLINK_WITH_BACKTICK)
+_DEFINITION = r"\A\s*\[(?:[^\[\]\\]|\\[\s\S])*\]:"
+_UNSAFE_PATTERN = re.compile(_DEFINITION + "|" + _AUTOLINK_WITH_BACKTICK)
 _ROW_CHARS = set("|:->") | {c for c in map(chr, range(0x110000)) if c.isspace()}
 
 
@@ -404,7 +406,7 @@ def test_the_whitespace_is_what_str_strip_removes() -> None:
 # A whole text of one line: no table (it needs a second line), and a link reference
 # definition only at the line's start; a link only when its destination or title could
 # hold a backtick (link_may_hold_backtick, checked against the full parse below).
-_ONE_LINE_UNSAFE_PATTERN = re.compile(r"^[ \t]*\[(?:[^\[\]\\]|\\.)*\]:|" + _AUTOLINK_WITH_BACKTICK)
+_ONE_LINE_UNSAFE_PATTERN = _UNSAFE_PATTERN
 # Block starts as CommonMark defines them (a marker, then a blank or the line's end; a line
 # of nothing but a break's or an underline's characters), tried at every line start.
 # ("$" before a CR too: the parser breaks lines there.)
@@ -1148,10 +1150,12 @@ def test_paragraph_spans_only_for_one_plain_paragraph() -> None:
         assert _fresh(text).paragraph_spans() is None, text
     # A paragraph's lines then a quote's (a streamed part of a quote) pair each on its own.
     assert _fresh("`a`\n> b `c`").paragraph_spans() == [(0, 3), (8, 11)]
-    # A table's delimiter row or a definition on a later line is read as in any text of
-    # several lines (review): the header's cells split "`a | b`", which holds no code.
-    for text in ("`a | b`\n--|--", "`a`\n[x]: /u `b`", "a|`b\n-|-\n`c"):
-        assert _fresh(text).paragraph_spans() is None, text
+    # A table's delimiter row on a later line is read as in any text of several lines
+    # (review): the header's cells split "`a | b`", which holds no code. So is a definition
+    # opening the text; on a later line one is paragraph text (none interrupts a paragraph).
+    for text in ("`a | b`\n--|--", "[x]: /u\n`a` [x]", "a|`b\n-|-\n`c", "`a`\n[x]: /u `b`"):
+        found = _fresh(text).paragraph_spans()
+        assert (found is None) == (text != "`a`\n[x]: /u `b`"), text
         full = _fresh(text).full()
         assert all(_fresh(text).in_code(p) == full.in_code(p) for p in range(len(text) + 1))
     for text in ("    `a`", "<x`y>`a`", "[x](`y`)"):

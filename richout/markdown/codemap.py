@@ -58,11 +58,9 @@ __all__ = ["CodeMap", "Region", "needs_code_parse"]
 _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\r?$))")
 # A line that can only be paragraph text (no block starts with these characters).
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
-#: Lines looked back over before an indented line is left to the parser.
-_LOOKBACK = 64
-# The line break before a block quote or an ATX heading at column 0 (either interrupts a
-# paragraph; a heading is a block of its own line).
-_INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|$))", re.M)
+_LOOKBACK = 64  # lines looked back over before an indented line is left to the parser
+_INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|$))", re.M)  # a quote or ATX heading line
+_REFERENCE = re.compile(r"\][ \t\r\n]*\[")  # a full reference's "][" (blanks taken too)
 # A line opening a container can hold code after its marker ("-     code", ">     code").
 _CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
@@ -444,8 +442,9 @@ class CodeMap:
             # A fence line: all of it is code except a CR after the closing fence.
             k = bisect.bisect_right(scan.starts, pos) - 1
             return k >= 0 and pos < scan.ends[k]
-        if text.startswith("#", line_start) and not self._has_refdefs():
-            heading = heading_spans(text[line_start:line_end])  # a block of its own line
+        if text.startswith("#", line_start):
+            line = text[line_start:line_end]  # an ATX heading is a block of its own line
+            heading = None if self._definitions_matter(line) else heading_spans(line)
             if heading is not None:
                 self._last_line = (line_start, line_start, heading)
                 return in_spans(heading, pos - line_start, len(text))
@@ -479,11 +478,12 @@ class CodeMap:
         self._last_line = (line_start, lo, spans)
         return in_spans(spans, pos - lo, len(text))
 
-    def _has_refdefs(self) -> bool:
-        # A definition anywhere can make "[x]" a link that changes the pairing: the parse's.
+    def _definitions_matter(self, chunk: str) -> bool:
+        # A definition elsewhere makes "[a][`x`]" a link whose label is no inline text
+        # (its backticks pair with nothing); other references leave the pairing alone.
         if self._refdefs is None:
             self._refdefs = "]:" in self.text
-        return self._refdefs
+        return self._refdefs and _REFERENCE.search(chunk) is not None
 
     def _pair_backticks(
         self, chunk: str, *, one_line: bool = False, starters: bool = True
@@ -493,7 +493,7 @@ class CodeMap:
         definition); ``starters=False``: :func:`one_paragraph` found no line starter."""
         if "`" not in chunk:
             return []
-        if not one_line and self._has_refdefs():
+        if not one_line and self._definitions_matter(chunk):
             return None
         if para_unsafe(chunk, one_line=one_line) or (starters and has_line_starter(chunk)):
             return None

@@ -284,6 +284,8 @@ def inline_start(text: str, lo: int, line_start: int) -> int:
         return end + 1
     if _CONTAINER_START.match(first) is not None:
         c = container_content(text, lo, end)
+        if c == end:
+            return end + 1  # an empty container line: no paragraph for the next to continue
         if c is not None and LINE_STARTER.match(text, c) is None:
             return c
     return lo

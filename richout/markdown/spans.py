@@ -53,9 +53,10 @@ LINE_STARTER = re.compile(
 _BACKTICK_RUN = re.compile(r"`+")
 
 
-#: How a link reference definition opens a line: its label, a ``[``, characters that are
-#: no unescaped bracket, then ``]:`` (a tag such as ``[[reply_to_current]]: x`` is none).
-_DEFINITION_START = re.compile(r"[ \t]*\[(?:[^\[\]\\]|\\.)*\]:")
+#: How a link reference definition opens a paragraph (after the line breaks and blanks a
+#: paragraph's bounds may hold): its label, a ``[``, characters that are no unescaped
+#: bracket, then ``]:`` (a tag such as ``[[reply_to_current]]: x`` is none).
+_DEFINITION_START = re.compile(r"[ \t\r\n]*\[(?:[^\[\]\\]|\\[\s\S])*\]:")
 
 
 def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
@@ -65,8 +66,10 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
     does. (An escaped backtick is :func:`code_spans`' to read.)
 
     ``one_line``: ``chunk`` is a whole text without a line break. A table then needs a
-    second line for its delimiter row, and a link reference definition must open the line
-    (:data:`_DEFINITION_START`), so ``|`` says nothing and ``]:`` matters only there.
+    second line for its delimiter row, so ``|`` says nothing. A link reference definition
+    cannot interrupt a paragraph, so one in ``chunk`` (a paragraph's source from its start)
+    opens it (:data:`_DEFINITION_START`): ``]:`` anywhere else is text (a 1 MB paragraph
+    ending in ``[x]: /u`` went to the parser whole).
 
     Other escapes leave the backtick runs alone (an escaped ``[``, ``]`` or ``(`` only
     matters to a link, whose checks are conservative about escapes, and an escaped ``<``
@@ -76,12 +79,8 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
     """
     if "\x00" in chunk:
         chunk = chunk.replace("\x00", "\ufffd")  # as the parser reads it
-    if one_line:
-        tables = False
-        refdef = _DEFINITION_START.match(chunk) is not None
-    else:
-        tables = "|" in chunk and may_hold_table(chunk)
-        refdef = contains(chunk, "]:")
+    tables = not one_line and "|" in chunk and may_hold_table(chunk)
+    refdef = _DEFINITION_START.match(chunk) is not None
     return (
         tables
         or refdef
