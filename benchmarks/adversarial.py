@@ -91,6 +91,14 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "list_item_then_lines_tag": lambda n: "- h\n" + "a\n" * n + "`[[reply_to_current]]`",
     "lines_then_heading_tag": lambda n: "a\n" * n + "# `[[reply_to_current]]`",
     "lines_then_underline_tag": lambda n: "a\n" * n + "`[[reply_to_current]]`\n===",
+    # the same with the block in the middle of the run, or a list item as its last line
+    "lines_heading_lines_tag": lambda n: (
+        "a\n" * (n // 2) + "# h\n" + "a\n" * (n // 2) + "`[[reply_to_current]]`"
+    ),
+    "lines_list_item_lines_tag": lambda n: (
+        "a\n" * (n // 2) + "- h\n" + "a\n" * (n // 2) + "`[[reply_to_current]]`"
+    ),
+    "lines_then_list_item_tag": lambda n: "a\n" * n + "- `[[reply_to_current]]`",
     # a "]:" that is paragraph text (no definition interrupts a paragraph) sent its
     # paragraph, and any paragraph of a text holding one, to the parser (4-8 s/MB)
     "lines_then_definition_text": lambda n: "a\n" * n + "`[[reply_to_current]]`\n[x]: /u",

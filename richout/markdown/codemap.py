@@ -82,6 +82,7 @@ class CodeMap:
         "_quote_at",
         "_quotes",
         "_refdefs",
+        "_run_blocks",
         "_run_marks",
         "_whole",
         "text",
@@ -110,6 +111,7 @@ class CodeMap:
         self._quote_at: dict[int, int] = {}
         #: each run's first "|" or "]:" by its start, else its end (:meth:`_paragraph_above`)
         self._run_marks: dict[int, int] = {}
+        self._run_blocks: dict[int, list[int]] = {}  # by a run's start: its block lines
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
         self._quotes: QuoteRuns | None = None  # quote paragraphs read (lines opening ">")
@@ -181,11 +183,9 @@ class CodeMap:
 
     def paragraph_spans(self) -> list[tuple[int, int]] | None:
         """The code spans of a text that is one paragraph (:func:`~richout.markdown.spans.
-        one_paragraph`), or a paragraph's lines then a block quote's (:func:`~richout.
-        markdown.quotes.quoted_part_spans`), several lines only up to ``LOCAL_REACH``: a
-        position is in code exactly when one holds it, as :meth:`in_code` answers. None for
-        any other text, when only the parse can pair, or once the text is parsed. For many
-        positions on one short text (a streamed part, most often)."""
+        one_paragraph`) or a paragraph then a quote's (:func:`~richout.markdown.quotes.
+        quoted_part_spans`; several lines up to ``LOCAL_REACH``), as :meth:`in_code` answers;
+        None for other texts, unsure pairings or once parsed. For a streamed part, mostly."""
         if not self._needs:
             return []
         return None if self._full is not None or not self._one_paragraph() else self._spans()
@@ -456,7 +456,7 @@ class CodeMap:
         k = bisect.bisect_left(scan.starts, line_end)
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
-        lo = inline_start(text, lo, line_start)
+        lo = inline_start(text, lo, hi, line_start, self._run_blocks)
         hi = paragraph_end(text, lo, hi, line_end)
         q = self._quote_at.get(lo)
         if q is None:

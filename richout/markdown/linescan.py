@@ -264,28 +264,43 @@ _OWN_LINE_BLOCK = re.compile(
 _CONTAINER_START = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
 
-def inline_start(text: str, lo: int, line_start: int) -> int:
-    """Where the inline content holding the line at ``line_start`` may begin, in a run of
-    non-blank lines starting at ``lo`` (after a blank line, a fence or the text's start).
+#: A line at column 0 that starts a block whatever comes before it, so that the lines after
+#: it (plain ones) belong to it: an ATX heading, a bullet list item with content, an
+#: ordered one numbered 1 (the only number that interrupts a paragraph).
+_BLOCK_LINE = re.compile(r"^(?:#{1,6}(?:[ \t]|$)|[-+*][ \t]+\S|1[.)][ \t]+\S)", re.M)
 
-    A first line that is a block of its own (an ATX heading or a thematic break) is skipped
-    for a later line; a first line that opens a block quote or list item whose content opens
-    no other block gives that content's start: the run's later lines, when none opens a
-    block (the caller's pairing checks), continue its paragraph lazily, and the markers hold
-    no backtick. Else ``lo``. A tag in code after a heading, quote or list line that opens a
-    run of 500k lines sent the whole megabyte to the parser (3-9 s/MB); no cut point divides
-    a run of lines.
+
+def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int, list[int]]) -> int:
+    """Where the inline content holding the line at ``line_start`` may begin, in the run of
+    non-blank lines ``[lo, hi)`` (``lo`` after a blank line, a fence or the text's start).
+
+    The last line of the run up to ``line_start`` that opens a block is where: a heading or
+    thematic break is skipped for a later line; a block quote or list item whose content
+    opens no other block gives that content's start (its later lines, when none opens a
+    block, which the caller's pairing checks, continue its paragraph lazily; the markers
+    hold no backtick). Such lines are the run's first, or a column-0 heading or list item
+    that interrupts it (:data:`_BLOCK_LINE`, found once per run and kept in ``blocks``).
+    Else ``lo``. A tag in code after a heading, quote or list line in a run of 500k lines
+    sent the whole megabyte to the parser (3-9 s/MB): no cut point divides a run of lines.
     """
-    end = text.find("\n", lo, line_start)
-    first = text[lo:end] if end >= 0 else ""
-    if end < 0 or "\r" in first:
-        return lo  # the question is on the first line, or CR line breaks: as it was
-    if _OWN_LINE_BLOCK.match(first) is not None:
-        return end + 1
-    if _CONTAINER_START.match(first) is not None:
-        c = container_content(text, lo, end)
+    first_line = lo + 1 if text.startswith("\n", lo) else lo
+    found = blocks.get(lo)
+    if found is None:
+        found = blocks[lo] = [m.start() for m in _BLOCK_LINE.finditer(text, first_line, hi)]
+    k = bisect.bisect_right(found, line_start) - 1
+    at = found[k] if k >= 0 else first_line
+    end = text.find("\n", at, hi)
+    end = hi if end < 0 else end
+    line = text[at:end]
+    if "\r" in line:
+        return lo  # CR line breaks: as the parse reads them
+    if _OWN_LINE_BLOCK.match(line) is not None:
+        return end + 1 if line_start > at else lo  # (a heading's own line: the caller's)
+    if _CONTAINER_START.match(line) is not None:
+        c = container_content(text, at, end)
         if c == end:
-            return end + 1  # an empty container line: no paragraph for the next to continue
+            # An empty container line: no paragraph for the next line to continue.
+            return end + 1 if line_start > at else lo
         if c is not None and LINE_STARTER.match(text, c) is None:
             return c
     return lo
