@@ -496,8 +496,8 @@ def test_backtick_runs_both_ways() -> None:
 def test_short_chunks_pair_as_the_runs_pair(chunk: str) -> None:
     """The regex that pairs a short chunk's code spans finds what listing and pairing its
     backtick runs finds (the way of longer chunks), escapes aside (read apart)."""
-    chunk = chunk.replace("\\`", "\\ `")  # no escaped backtick: _pair_escaped's case
-    assert len(chunk) <= spans._SHORT_CHUNK
+    # No escaped backtick (_pair_escaped's case), and short enough for the regex.
+    chunk = chunk.replace("\\`", "\\ `")[: spans._SHORT_CHUNK]
     assert spans.code_spans(chunk) == spans.pair_runs(spans.backtick_runs(chunk)), chunk
 
 
