@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -94,6 +95,18 @@ _PIECES = [
 @st.composite
 def markdownish(draw: st.DrawFn) -> str:
     return "".join(draw(st.lists(st.sampled_from(_PIECES), max_size=30)))
+
+
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], Any]:
+    """Record each text the code map sends to ``parse_code``; the list and the real one."""
+    from richout.markdown import codemap
+
+    parses: list[str] = []
+    real = codemap.parse_code
+    monkeypatch.setattr(
+        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
+    )
+    return parses, real
 
 
 def _fresh(text: str) -> CodeMap:
@@ -459,13 +472,7 @@ def test_escaped_backticks_pair_as_the_full_parse(text: str) -> None:
 def test_escaped_backticks_are_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     # Not vacuous: a paragraph whose backticks are escaped (once sent to the parser whole:
     # 1.6-2 s/MB) is paired by code_spans, and the answers are the parse's.
-    from richout.markdown import codemap
-
-    parses: list[str] = []
-    real = codemap.parse_code
-    monkeypatch.setattr(
-        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
-    )
+    parses, real = _count_parses(monkeypatch)
     for text in (
         "\\`a\\` [[reply_to_current]] \\`\\`b\\`\\` `c\\`\n" * 300,
         "x \\`a\\` `b` " * 300,
@@ -698,13 +705,7 @@ def test_an_indented_line_in_a_long_paragraph_is_answered_without_a_parse(
     # Not vacuous: the lazy-continuation shortcut is taken, also 100 lines into a paragraph
     # (a first version of the table and definition check looked back 64 lines only, then
     # parsed: 5 s/MB on a paragraph of such lines), and a table above still parses.
-    from richout.markdown import codemap
-
-    parses: list[str] = []
-    real = codemap.parse_code
-    monkeypatch.setattr(
-        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
-    )
+    parses, _ = _count_parses(monkeypatch)
     text = ("x\n" * 100 + "    MEDIA:/t.png\n") * 30
     cm = CodeMap(text)
     start = 0
@@ -897,13 +898,7 @@ def test_a_heading_after_a_long_paragraph_is_answered_without_a_parse(
     # Not vacuous: a heading at column 0 is a block of its own line, paired alone. A tag in
     # one after a paragraph of 500k lines (no cut point divides a paragraph) sent the whole
     # megabyte to markdown-it-py: 3 s/MB in parse_directives, 5.8 in parse_reply.
-    from richout.markdown import codemap
-
-    parses: list[str] = []
-    real = codemap.parse_code
-    monkeypatch.setattr(
-        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
-    )
+    parses, real = _count_parses(monkeypatch)
     text = "a\n" * 20_000 + "## `x` [[reply_to_current]] ``y`` ##"
     heading = text.rindex("\n") + 1
     cm = CodeMap(text)
@@ -963,13 +958,7 @@ def test_a_run_of_lines_with_a_block_at_an_end_is_answered_without_a_parse(
     # Not vacuous: no cut point divides a run of lines, and one block opener at its start or
     # an underline at its end sent a megabyte run with a tag in code to markdown-it-py
     # (3.4-8.9 s/MB in parse_directives and parse_reply).
-    from richout.markdown import codemap
-
-    parses: list[str] = []
-    real = codemap.parse_code
-    monkeypatch.setattr(
-        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
-    )
+    parses, real = _count_parses(monkeypatch)
     text = head + "a\n" * 20_000 + "x `y` [[reply_to_current]] ``z``" + tail
     at = text.index("`y`")
     cm = CodeMap(text)
@@ -988,13 +977,7 @@ def test_a_long_block_quote_is_answered_without_a_parse(monkeypatch: pytest.Monk
     # without markdown-it-py (it once went to the parser whole: 2-3 s/MB), and each answer is
     # the parse's; a fence in it, or a quote line after a lazy one, still parses (a lazy
     # line after a one-line quote continues the quote's paragraph, which the run pairs).
-    from richout.markdown import codemap
-
-    parses: list[str] = []
-    real = codemap.parse_code
-    monkeypatch.setattr(
-        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
-    )
+    parses, real = _count_parses(monkeypatch)
     text = "> `a` [[reply_to_current]] ``b``\n" * 3000
     cm = CodeMap(text)
     answers = [cm.in_code(p) for p in range(0, len(text), 7)]
@@ -1029,13 +1012,7 @@ def test_a_paragraph_before_a_quote_ends_at_it_without_a_parse(
     # Not vacuous: the paragraph's lines are paired up to the first ">" line at column 0
     # (which interrupts it); read through to the text's end, the quote's markers made the
     # paragraph unsafe and every question about it went to markdown-it-py.
-    from richout.markdown import codemap
-
-    parses: list[str] = []
-    real = codemap.parse_code
-    monkeypatch.setattr(
-        codemap, "parse_code", lambda text, **kw: parses.append(text) or real(text, **kw)
-    )
+    parses, real = _count_parses(monkeypatch)
     text = head + "> `a` x ``y``\n" * 2000 + tail
     cm = CodeMap(text)
     offsets = [*range(len(head)), *range(len(head), len(text), 11)]
