@@ -34,6 +34,7 @@ from itertools import accumulate
 
 from richout.markdown.engine import CodeParse, Region, parse_code
 from richout.markdown.linescan import (
+    CONTAINER_LINE,
     FenceScan,
     container_content,
     indent_columns,
@@ -61,8 +62,6 @@ _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
 _LOOKBACK = 64  # lines looked back over before an indented line is left to the parser
 _INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|$))", re.M)  # a quote or ATX heading line
 _REFERENCE = re.compile(r"\][ \t\r\n]*\[")  # a full reference's "][" (blanks taken too)
-# A line opening a container can hold code after its marker ("-     code", ">     code").
-_CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
 
 class CodeMap:
@@ -153,7 +152,7 @@ class CodeMap:
         if self._full is None:
             indent = indent_columns(self.text, start)
             if indent < 4 and (
-                not _CONTAINER_LINE.match(self.text, start)
+                not CONTAINER_LINE.match(self.text, start)
                 or container_content(self.text, start, end) is not None
             ):
                 scan = self._scan()
@@ -431,7 +430,7 @@ class CodeMap:
                 return True
             # A lazy continuation line: its paragraph decides, below.
         if (
-            _CONTAINER_LINE.match(text, line_start)
+            CONTAINER_LINE.match(text, line_start)
             and container_content(text, line_start, line_end) is None
         ):
             return None

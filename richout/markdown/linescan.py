@@ -16,6 +16,7 @@ from richout.text.chars import contains, find_str
 
 __all__ = [
     "CONTAINERISH",
+    "CONTAINER_LINE",
     "FenceRuns",
     "FenceScan",
     "container_content",
@@ -257,11 +258,12 @@ class FenceScan:
         return k < len(self.starts) and self.starts[k] < end
 
 
+#: A thematic break's characters (a whole line of them).
+_BREAK = r"(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}"
 #: A block of its own line that can open a run of lines: an ATX heading or a thematic break.
-_OWN_LINE_BLOCK = re.compile(
-    r" {0,3}(?:#{1,6}(?:[ \t]|$)|(?:\*[ \t]*){3,}$|(?:-[ \t]*){3,}$|(?:_[ \t]*){3,}$)"
-)
-_CONTAINER_START = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
+_OWN_LINE_BLOCK = re.compile(rf" {{0,3}}(?:#{{1,6}}(?:[ \t]|$)|(?:{_BREAK})$)")
+#: A line opening a container, which can hold code after its marker ("-     code").
+CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
 
 #: A line at column 0 that starts a block whatever comes before it, so that the lines after
@@ -296,7 +298,7 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
         return lo  # CR line breaks: as the parse reads them
     if _OWN_LINE_BLOCK.match(line) is not None:
         return end + 1 if line_start > at else lo  # (a heading's own line: the caller's)
-    if _CONTAINER_START.match(line) is not None:
+    if CONTAINER_LINE.match(line) is not None:
         c = container_content(text, at, end)
         if c == end:
             # An empty container line: no paragraph for the next line to continue.
@@ -307,9 +309,7 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
 
 
 #: A line that ends a paragraph above it: a setext underline or a thematic break.
-_UNDERLINE = re.compile(
-    r" {0,3}(?:=+[ \t]*|-+[ \t]*|(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})"
-)
+_UNDERLINE = re.compile(rf" {{0,3}}(?:=+[ \t]*|-+[ \t]*|{_BREAK})")
 
 
 def paragraph_end(text: str, start: int, hi: int, line_end: int) -> int:

@@ -32,8 +32,6 @@ from richout.text.chars import contains
 __all__ = ["StageCode"]
 
 _BACKTICK = re.compile(r"`")
-# What can precede the content of a line: container markers and blanks.
-
 #: Texts up to this long are paired up front whatever their lines (a streamed part of 64
 #: characters asks each tag of its spans); longer ones once a question reaches the map.
 _PART_MAX = 256
