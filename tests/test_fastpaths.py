@@ -28,6 +28,8 @@ from richout.media import fates as media_fates
 from richout.media import payload as media_payload
 from richout.media import pipeline as media_pipeline
 from richout.media import regroup as media_regroup
+from richout.media import single_token as media_single_token
+from richout.media import walk as media_walk
 from richout.media.judge import Judge
 from richout.media.segments import drop_ws_only_lines
 from richout.media.tagpass import tag_pass_shortcut
@@ -571,8 +573,10 @@ def _compare_shortcut(name: str, text: str, profile: str, narrow: bool) -> None:
     never = re.compile(r"(?!)")
     off = [
         (Walker, name, lambda self, *args: False),
-        (media_payload, "plain_path", lambda s: False),
+        (media_single_token, "plain_path", lambda s: False),
         (media_fates, "plain_path", lambda s: False),
+        # the walk's reading of a line's one clean token, by the general payload steps
+        (media_walk, "read_clean_token", media_payload.analyse_payload),
         (media_payload, "plain_path_run", lambda *args: False),
         (media_payload, "_WORDS_AND_SPACES", never),
         (media_fates, "WORD_TOKEN", never),

@@ -363,13 +363,55 @@ def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: 
 @example("/a/../b", "next")
 @example("/" + "a" * 5000, "next")  # past MAX_REFERENCE_UNITS
 def test_a_single_token_payload_reads_as_the_general_steps(token: str, name: str) -> None:
-    """A payload of one token: :func:`_single_token`'s result (a plain absolute path is
+    """A payload of one token: :func:`single_token`'s result (a plain absolute path is
     accepted from its characters) is the general single-token steps', field for field."""
-    from richout.media import payload as pl
+    from richout.media import single_token as stk
 
     assume(token[0] not in "\"'`[" and not has_js_ws(token))
-    general = pl._read_single_token(token, Judge(PROFILES[name]), pl.PayloadResult())
+    general = stk._read_steps(token, Judge(PROFILES[name]), PayloadResult())
     assert analyse_payload(token, Judge(PROFILES[name])) == general
+
+
+#: Tokens of :data:`~richout.media.walk.PLAIN_DIRECTIVE`'s class, prefixes included:
+#: schemes, file prefixes, roots, traversals, home forms, bare names and extensions.
+_CLEAN_TOKENS = st.builds(
+    "".join,
+    st.lists(
+        st.sampled_from(
+            [
+                *"aZ9/._~:%?=&+#@!$*;-",
+                *("\\", "..", "../", "~/", "./", "http://", "https://h/", "file:", "file://"),
+                *("media://inbound/", "C:/", ".png", "x.tar.gz", "a" * 300),
+            ]
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+)
+
+
+@settings(max_examples=1500)
+@given(_CLEAN_TOKENS, st.sampled_from(sorted(PROFILES)), st.booleans())
+@example("../a0.png", "next", False)
+@example("x.png", "next", True)
+@example("file:../a", "next", False)
+def test_a_clean_token_reads_as_the_payload_steps_read_it(
+    token: str, name: str, asked_before: bool
+) -> None:
+    """A :data:`PLAIN_DIRECTIVE` token read by :func:`read_clean_token` (no cleaning, the
+    §6.6 test from its characters, no spaces switch) is the general steps' reading, field
+    for field, with and without the walk's earlier question in the judge's memo."""
+    from richout.media.single_token import read_clean_token
+    from richout.media.walk import PLAIN_DIRECTIVE
+
+    m = PLAIN_DIRECTIVE.fullmatch("MEDIA:" + token)
+    assume(m is not None and m.group(2) == token)
+    profile = PROFILES[name]
+    for explains in (True, False):
+        judge = Judge(profile, explains=explains)
+        if asked_before:
+            judge.ok(token)
+        assert read_clean_token(token, judge) == analyse_payload(token, Judge(profile)), token
 
 
 @settings(max_examples=400)

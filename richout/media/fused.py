@@ -18,6 +18,7 @@ path (``tests/test_fused.py`` compares the two).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -25,6 +26,7 @@ from richout.markdown.codemap import CodeMap
 from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1, payload_start
 from richout.media.payload import Judge, analyse_payload, is_words_payload
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
+from richout.media.single_token import read_clean_token
 from richout.media.tagpass import read_tags
 from richout.media.walk import PLAIN_DIRECTIVE, plain_paths
 from richout.models import MediaSplit, Segment, media_segment, text_segment
@@ -121,7 +123,7 @@ def directive_cuts(
             continue
         if judge is None:
             judge = Judge(profile, explains=False)
-        read = _read_line(raw, ls, le, judge)
+        read = _read_line(raw, ls, le, judge, m)
         if read is None:
             return None
         if read.cuts:
@@ -130,7 +132,9 @@ def directive_cuts(
     return Cuts(cuts, rejected)
 
 
-def _read_line(raw: str, ls: int, le: int, judge: Judge) -> Cuts | None:
+def _read_line(
+    raw: str, ls: int, le: int, judge: Judge, plain: re.Match[str] | None = None
+) -> Cuts | None:
     """The walk's reading of the directive line ``raw[ls:le]`` (``Walker._directive_line``)
     when it leaves the line whole or keeps it as it is: the line's cut (if any) and the
     references it counts; None when the line would be rewritten."""
@@ -147,7 +151,10 @@ def _read_line(raw: str, ls: int, le: int, judge: Judge) -> Cuts | None:
         # list each word, 500k in a 1 MB line, to find that.
         line = raw[ls:le]
         return Cuts([], 0) if collapse_blank_runs(line) == line else None
-    res = analyse_payload(payload, judge)
+    if plain is not None and ps == plain.start(2) and plain.end(2) == le:
+        res = read_clean_token(payload, judge)  # the payload is the token
+    else:
+        res = analyse_payload(payload, judge)
     counted = len(res.counted)
     if res.accepted:
         if res.leftovers:

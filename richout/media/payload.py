@@ -18,7 +18,6 @@ from itertools import repeat
 from richout.media.cleaning import (
     QUOTES,
     Cleaner,
-    begins_independent,
     begins_independent_at,
     quoted_list,
     split_parts,
@@ -33,7 +32,6 @@ from richout.media.fates import (
     PayloadResult,
     fate,
     part_fate,
-    plain_path,
     tokens_apart,
 )
 from richout.media.judge import Judge
@@ -44,12 +42,22 @@ from richout.media.regroup import (
     plain_path_run,
     regroup,
 )
+from richout.media.single_token import single_token
 from richout.policy import strip_file_prefix
-from richout.policy.local import has_file_extension_in, looks_local
+from richout.policy.local import (
+    has_file_extension_in,
+    looks_local,
+)
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import JS_WS, JS_WS_CLASS, has_js_ws, js_trim
 
-__all__ = ["Item", "Judge", "PayloadResult", "analyse_payload", "is_words_payload"]
+__all__ = [
+    "Item",
+    "Judge",
+    "PayloadResult",
+    "analyse_payload",
+    "is_words_payload",
+]
 
 
 #: A payload of words and spaces only (:func:`_words_only`); one character class, so the
@@ -57,71 +65,27 @@ __all__ = ["Item", "Judge", "PayloadResult", "analyse_payload", "is_words_payloa
 _WORDS_AND_SPACES = re.compile(f"[{WORD_CHARS} ]+")
 
 
-def _single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
-    """The steps for a payload without whitespace that starts with no quote or ``[``.
-
-    Such a payload is no list, is not unwrapped, is one part, and its whole-payload value is
-    the payload itself: the general path reduces to one clean, one verdict, the count of a
-    hidden rejection, and the bare-filename fallback. Most directives take this path. A
-    plain absolute path (:func:`plain_path`) is accepted whole and looks local, without the
-    clean and the verdict (:func:`_read_single_token`).
-    """
-    if plain_path(p):
-        n = len(p)
-        res.parts = 1
-        res.value_bounds = (0, n)
-        res.looks_local = True
-        res.accepted = [Item(p, 0, n, False, "part", False, "")]
-        return res
-    return _read_single_token(p, judge, res)
-
-
-def _read_single_token(p: str, judge: Judge, res: PayloadResult) -> PayloadResult:
-    """:func:`_single_token` by the general steps."""
-    n = len(p)
-    res.parts = 1
-    res.value_bounds = (0, n)
-    ca, cb, cut = Cleaner(p).bounds(0, n)
-    candidate = p[ca:cb]
-    res.looks_local = looks_local(p) or strip_file_prefix(p) != p
-    if judge.ok(candidate):
-        res.accepted = [Item(candidate, 0, n, cut, "part", False, p[cb:n])]
-        return res
-    if judge.profile.hide_rejected and (begins_independent(candidate) or looks_local(candidate)):
-        res.counted = [(0, n, candidate)]
-        res.rejected = [(0, n, candidate, True, False)]
-    else:
-        res.leftovers = [(0, n)]
-        res.rejected = [(0, n, candidate, True, True)]
-    if judge.ok(candidate, True, True):
-        res.accepted = [Item(candidate, ca, n, cut, "fallback", tail=p[cb:n])]
-        res.leftovers = []
-        res.rejected = [r for r in res.rejected if not r[4]]
-        return res
-    res.fallback_failed = (ca, cb, candidate)
-    return res
-
-
 def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     """MEDIA §6 for one payload ``p`` (not trimmed), under the judge's profile.
 
     The steps follow the profile's upstream: an explicit quoted list (profile ``next``),
     else the whole payload unwrapped from one pair of quotes, else whitespace tokens
-    regrouped into parts (:func:`_read_parts`, :mod:`richout.media.regroup`); then per-part verdicts
-    (:func:`_judge_parts`), the spaced-path rescue and the whole-payload fallback. Rejected
-    parts that look like media sources are counted and hidden where the profile says so
-    (``PayloadResult.counted``). A payload of one token takes :func:`_single_token`, one of
-    words and spaces :func:`_words_only`, one of plain absolute paths :func:`_paths_only`,
-    a path written with spaces :func:`_spaced_path`, a plain URL followed by words
-    :func:`_captioned_url`, a quoted path :func:`_quoted_path` (the last two only when
-    their judge accepts; else the general steps decide).
+    regrouped into parts (:func:`_read_parts`, :mod:`richout.media.regroup`); then per-part
+    verdicts (:func:`_judge_parts`), the spaced-path rescue and the whole-payload fallback.
+    Rejected parts that look like media sources are counted and hidden where the profile
+    says so (``PayloadResult.counted``). A payload of one token takes
+    :func:`~richout.media.single_token.single_token`, one of words and spaces
+    :func:`_words_only`, one of plain absolute paths :func:`_paths_only`, a path written with
+    spaces :func:`_spaced_path`, a plain URL followed by words :func:`_captioned_url`, a
+    quoted path :func:`_quoted_path` (the last two only when their judge accepts; else the
+    general steps decide).
     """
     if judge is None:
         judge = Judge()
     res = PayloadResult()
     n = len(p)
     if n and p[0] not in LIST_OPEN and not has_js_ws(p):
-        return _single_token(p, judge, res)
+        return single_token(p, judge, res)
     if is_words_payload(p):
         return _words_only(p, res)
     if plain_path_run(p, 0, n):

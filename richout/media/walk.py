@@ -35,6 +35,7 @@ from richout.media.lines import (
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.media.regroup import plain_path_run
+from richout.media.single_token import read_clean_token
 from richout.models import Span, span_record
 from richout.policy import Policy, Verdict, strip_file_prefix
 from richout.policy.verdict import MAX_REFERENCE_UNITS
@@ -359,8 +360,8 @@ class Walker:
         walk.changes.append(LineChange(ls, le, None, [("media", t) for t in tokens]))
         return True
 
-    def _directive_line(self, ls: int, le: int) -> None:
-        """§5 rule 2 and §6-§9 for a rule-1 line outside code."""
+    def _directive_line(self, ls: int, le: int, plain: re.Match[str] | None = None) -> None:
+        """§5 rule 2 and §6-§9 for a rule-1 line outside code (``plain``: PLAIN_DIRECTIVE's)."""
         raw = self.raw
         walk = self.walk
         m = MEDIA_AT_BOUNDARY.search(raw, ls, le)
@@ -371,7 +372,8 @@ class Walker:
             return
         ms = m.start()
         ps = payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
-        res = analyse_payload(raw[ps:le], walk.judge)
+        clean = plain is not None and ps == plain.start(2) and plain.end(2) == le  # one token
+        res = (read_clean_token if clean else analyse_payload)(raw[ps:le], walk.judge)
         narrowed = self._narrow(res) if walk.judge.policy is not None and res.accepted else []
         before = raw[ls:ms]
         segs: list[SegmentItem] = []
@@ -473,10 +475,9 @@ class Walker:
             if rule1 and directives_on:
                 if self.cmap.line_in_block(ls, le):
                     walk.code_lines.append((ls, le))
-                elif m is not None:
-                    if not self._plain_accepted(m, ls, le):
-                        self._directive_line(ls, le)
-                elif not self._plain_paths(ls, le):
+                elif m is not None and not self._plain_accepted(m, ls, le):
+                    self._directive_line(ls, le, m)
+                elif m is None and not self._plain_paths(ls, le):
                     self._directive_line(ls, le)
                 continue
             line_images = images.get(ls)

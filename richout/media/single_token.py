@@ -1,0 +1,84 @@
+"""A ``MEDIA:`` payload of one token (MEDIA.md §6-§7), the shape most directives have.
+
+Apart from :mod:`richout.media.payload`, whose general steps reduce to these for such a
+payload: no list, no unwrapping, one part whose whole-payload value is the payload itself.
+"""
+
+from __future__ import annotations
+
+from richout.media.cleaning import Cleaner, begins_independent
+from richout.media.fates import Item, PayloadResult, plain_path
+from richout.media.judge import Judge
+from richout.policy import strip_file_prefix
+from richout.policy.local import has_scheme_prefix, looks_local, starts_at_root
+
+__all__ = ["read_clean_token", "single_token"]
+
+
+def single_token(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False) -> PayloadResult:
+    """The steps for a payload without whitespace that starts with no quote or ``[``.
+
+    Such a payload is no list, is not unwrapped, is one part, and its whole-payload value is
+    the payload itself: the general path reduces to one clean, one verdict, the count of a
+    hidden rejection, and the bare-filename fallback. Most directives take this path. A
+    plain absolute path (:func:`plain_path`) is accepted whole and looks local, without the
+    clean and the verdict (:func:`_read_steps`).
+    """
+    if plain_path(p):
+        n = len(p)
+        res.parts = 1
+        res.value_bounds = (0, n)
+        res.looks_local = True
+        res.accepted = [Item(p, 0, n, False, "part", False, "")]
+        return res
+    return _read_steps(p, judge, res, clean=clean)
+
+
+def _read_steps(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False) -> PayloadResult:
+    """:func:`single_token` by the general steps. ``clean``: the caller knows that cleaning
+    keeps ``p`` whole (a :data:`~richout.media.walk.PLAIN_DIRECTIVE` token), so ``p`` is the
+    candidate, as it is again when the §6.6 test re-cleans it."""
+    n = len(p)
+    res.parts = 1
+    res.value_bounds = (0, n)
+    if clean:
+        ca, cb, cut = 0, n, False
+        candidate = p
+    else:
+        ca, cb, cut = Cleaner(p).bounds(0, n)
+        candidate = p[ca:cb]
+    local = looks_local(p)
+    res.looks_local = local or strip_file_prefix(p) != p
+    if judge.ok(candidate):
+        res.accepted = [Item(candidate, 0, n, cut, "part", False, p[cb:n])]
+        return res
+    if judge.profile.hide_rejected and (
+        (local if clean else looks_local(candidate))
+        or (_rooted_or_schemed(candidate) if clean else begins_independent(candidate))
+    ):
+        res.counted = [(0, n, candidate)]
+        res.rejected = [(0, n, candidate, True, False)]
+    else:
+        res.leftovers = [(0, n)]
+        res.rejected = [(0, n, candidate, True, True)]
+    # A clean token holds no whitespace: allowing spaces cannot change its verdict.
+    if judge.ok(candidate, not clean, True):
+        res.accepted = [Item(candidate, ca, n, cut, "fallback", tail=p[cb:n])]
+        res.leftovers = []
+        res.rejected = [r for r in res.rejected if not r[4]]
+        return res
+    res.fallback_failed = (ca, cb, candidate)
+    return res
+
+
+def _rooted_or_schemed(candidate: str) -> bool:
+    """:func:`~richout.media.cleaning.begins_independent` of a string cleaning keeps whole."""
+    rest = strip_file_prefix(candidate)
+    return starts_at_root(rest) or has_scheme_prefix(rest)
+
+
+def read_clean_token(p: str, judge: Judge) -> PayloadResult:
+    """:func:`~richout.media.payload.analyse_payload` of a payload that is one token cleaning
+    keeps whole and that opens no list: a :data:`~richout.media.walk.PLAIN_DIRECTIVE` token
+    with nothing after it (``tests/test_fastpaths.py`` compares the two)."""
+    return single_token(p, judge, PayloadResult(), clean=True)
