@@ -1198,3 +1198,26 @@ def test_few_runs_pair_as_the_width_index() -> None:
         assert spans._pair_few(runs) == spans._pair_indexed(runs), chunk
         several += len(runs) > 2
     assert several > 1000  # many chunks hold several runs
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+@pytest.mark.parametrize("explain", [False, True])
+def test_a_reply_parses_each_text_once(monkeypatch: pytest.MonkeyPatch, explain: bool) -> None:
+    # The reply stage and the delivery strip read the same split text when no reply tag is
+    # removed: they share its map, where each once parsed it (parse_reply cost twice
+    # parse_directives on a text only a parse can answer). A removed tag changes the text,
+    # and the strip's text is then another.
+    parses, _ = _count_parses(monkeypatch)
+    lines = "a\n" * 40
+    shapes = (
+        "[x]: /u\n" + lines + "`[[reply_to_current]]`",  # a definition opens the run
+        "| a | b |\n|---|---|\n" + lines + "`[[reply_to_current]]`",  # a table opens it
+        "[x]: /u\n" + lines + "`[[reply_to_current]]` [[reply_to:m2]]",  # the tag removed
+    )
+    for text in shapes:
+        parses.clear()
+        reply = richout.parse_reply(text, explain=explain)
+        assert len(parses) == len(set(parses)), text
+        assert parses, "not vacuous: each shape is one only a parse answers"
+        assert reply == richout.parse_reply(text, explain=explain)  # the outputs still equal
+        assert reply.text.startswith("[x]: /u") or reply.text.startswith("| a |")

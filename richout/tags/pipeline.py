@@ -251,7 +251,9 @@ class TagStages:
         text: str,
         strip_audio: bool,
         strip_reply: bool,
+        *,
         explain: bool = False,
+        code_map: CodeMap | None = None,
     ) -> TagStages | None:
         """The stages over ``text``, reusing the reply tags ``prior`` read (and, explaining,
         what its reply stage recorded), when ``text`` is the text ``prior``'s reply stage
@@ -269,7 +271,8 @@ class TagStages:
         finding: the view adds the split's copies first and keeps each construct once
         (``Recorder.replay(reported=True)``), so this run's ``Directives`` lacks them and is
         for the view's own use (``tests/test_fastpaths.py`` compares the views with and
-        without reuse, explained and not). ``text`` must hold ``[[`` (parse_directives treats
+        without reuse, explained and not). ``code_map``: a map of exactly ``text``, used
+        when ``prior`` read another text. ``text`` must hold ``[[`` (parse_directives treats
         a text without one apart), and when audio tags are to be stripped it must hold no
         audio head: removing one would change the text the reply stage reads.
         """
@@ -280,7 +283,10 @@ class TagStages:
         shift = _trimmed_from(prior.text2, text)
         if shift < 0:
             return None
-        code = prior.code2 if shift == 0 and len(text) == len(prior.text2) else StageCode(text)
+        if shift == 0 and len(text) == len(prior.text2):
+            code = prior.code2
+        else:
+            code = StageCode(text, code_map)
         sink = Sink(text, strip_audio, strip_reply, explain)
         return cls(text, code, sink, strip_audio, strip_reply, reuse=prior, shift=shift)
 

@@ -62,13 +62,14 @@ def _trim_preserving_code(text: str) -> tuple[int, int]:
     return keep, len(js_rtrim(text))
 
 
-def strip_for_delivery(text: str) -> Strip:
-    """TAGS.md §7.1 with its patch; see :func:`delivery_strip`."""
+def strip_for_delivery(text: str, code_map: CodeMap | None = None) -> Strip:
+    """TAGS.md §7.1 with its patch; see :func:`delivery_strip`. ``code_map``: a map of
+    exactly ``text`` an earlier stage may have parsed already."""
     if not has_double_bracket(text):
         return Strip(text, [], ())
     n = len(text)
     reader = ReplyTagReader(text)
-    code = CodeMap(text)
+    code = CodeMap(text) if code_map is None else code_map
     blocks = may_have_blocks(text)
     pieces: list[tuple[int, int, str | None]] = []
     removed: list[Removed] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from richout.markdown.codemap import CodeMap
 from richout.models import Directives, MediaSplit, rerun
 from richout.policy.fileurl import file_url_to_path
 from richout.tags.parse import parse_directives
@@ -45,10 +46,22 @@ def run_stages(
 ) -> Stages:
     """Stages 2-4 and §7.2 over the media split: reply tags, delivery strip, silent rule.
     ``prior``: the split's own tag pass, when it ran (its reading may be reused)."""
-    directives = reply_tags(split.text, current_message_id, explain, prior)
-    t2 = directives.text if directives is not None and directives.has_reply_tag else split.text
-    # Removing reply tags never creates a "[[", so a text without one needs no strip.
-    strip = strip_for_delivery(t2) if has_double_bracket(split.text) else Strip(t2, [], ())
+    if not has_double_bracket(split.text):
+        # No reply tag to read, and removing reply tags never creates a "[[": no strip.
+        directives, strip = None, Strip(split.text, [], ())
+    else:
+        # One code map of the split text for the split's tag pass, the reply stage and the
+        # strip: when no reply tag is removed, the strip reads the same text (the map is
+        # built lazily; one parse at most).
+        if prior is not None and prior.text2 == split.text:
+            cmap = prior.code2.map()
+        else:
+            cmap = CodeMap(split.text)
+        directives = reply_tags(split.text, current_message_id, explain, prior, cmap)
+        if directives is not None and directives.has_reply_tag:
+            strip = strip_for_delivery(directives.text)
+        else:
+            strip = strip_for_delivery(split.text, cmap)
     rule = silent_rule(strip.text, silent_token)
     # One conversion per distinct reference (a payload can repeat one 500k times).
     converted: dict[str, str] = {}
@@ -62,13 +75,17 @@ def run_stages(
 
 
 def reply_tags(
-    text: str, current_message_id: str | None, explain: bool, prior: TagStages | None = None
+    text: str,
+    current_message_id: str | None,
+    explain: bool,
+    prior: TagStages | None = None,
+    code_map: CodeMap | None = None,
 ) -> Directives | None:
     """The reply stage over the split text: reply tags read and removed, or None (no ``[[``).
 
     The reply tags the split's tag pass (``prior``) read are reused when it read them in
     this very text (:meth:`TagStages.reusing`; explaining, with the id findings it recorded):
-    the tags are read once.
+    the tags are read once. ``code_map``: a map of exactly ``text`` to read code regions from.
     """
     # The stage reads tags only at REPLY_HEAD matches; without one it finds none and every
     # output it gives is the default (explanations still run it).
@@ -77,15 +94,19 @@ def reply_tags(
     if explain:
         # Profile next (the release has its own pipeline); the findings stay tuples until
         # the delivery view's explanation builds its records.
-        reused = TagStages.reusing(prior, text, False, True, explain=True)
+        reused = TagStages.reusing(prior, text, False, True, explain=True, code_map=code_map)
         if reused is not None:
             return reused.deferred(current_message_id)
         return stage_tags(
-            text, strip_audio=False, strip_reply=True, current_message_id=current_message_id
+            text,
+            strip_audio=False,
+            strip_reply=True,
+            current_message_id=current_message_id,
+            code_map=code_map,
         )
     if REPLY_HEAD.search(text) is None:
         return None
-    run = TagStages.reusing(prior, text, False, True)
+    run = TagStages.reusing(prior, text, False, True, code_map=code_map)
     if run is not None:
         # parse_directives' own lazy result; its explainer is never read inside the view.
         return Directives.lazy(
@@ -104,6 +125,7 @@ def reply_tags(
         current_message_id=current_message_id,
         strip_audio_tag=False,
         strip_reply_tags=True,
+        code_map=code_map,
         explain=explain,
     )
 
