@@ -102,6 +102,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # a "]:" that is paragraph text (no definition interrupts a paragraph) sent its
     # paragraph, and any paragraph of a text holding one, to the parser (4-8 s/MB)
     "lines_then_definition_text": lambda n: "a\n" * n + "`[[reply_to_current]]`\n[x]: /u",
+    # 2026-12-04 (twentieth stop): lines ended by lone CRs, which the parser reads as line
+    # feeds and the code map's local readings did not, with a tag in code (3.9 s/MB)
+    "cr_lines_tag_in_code": lambda n: "a\r" * n + "`[[reply_to_current]]`",
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

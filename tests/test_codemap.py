@@ -116,7 +116,9 @@ def _fresh(text: str) -> CodeMap:
 @settings(max_examples=3000, deadline=None)
 @given(markdownish())
 def test_fast_line_answers_equal_full_parse(text: str) -> None:
-    full = _fresh(text).full()
+    # The parse of the text as given (a map reads a text of lone CRs with LF for CR). Lines
+    # are LF lines, as the walk asks them: a line may hold lone CRs, each a line to the parse.
+    full = parse_code(text)
     start = 0
     for line in text.split("\n"):
         end = start + len(line)
@@ -126,8 +128,9 @@ def test_fast_line_answers_equal_full_parse(text: str) -> None:
 
 
 def _assert_offsets_agree(text: str) -> None:
-    """Every offset's fast answer (a fresh map after each one that parsed) is the parse's."""
-    full = _fresh(text).full()
+    """Every offset's fast answer (a fresh map after each one that parsed) is the parse's
+    (of the text as given: a map reads a text of lone CRs with LF for CR)."""
+    full = parse_code(text)
     fast = _fresh(text)
     for pos in range(len(text)):
         assert fast.in_code(pos) == full.in_code(pos), (text, pos)
@@ -139,6 +142,17 @@ def _assert_offsets_agree(text: str) -> None:
 @given(markdownish())
 def test_fast_offset_answers_equal_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(markdownish())
+def test_lone_cr_lines_answer_as_the_parse_of_the_text(text: str) -> None:
+    # Every line break a lone CR (CRLF pieces become CR CR): the map reads LF for CR, and
+    # each answer must be the parse's of the text as given, offsets and LF lines alike.
+    cr = text.replace("\r\n", "\r\r").replace("\n", "\r")
+    _assert_offsets_agree(cr)
+    full, fast = parse_code(cr), _fresh(cr)
+    assert fast.line_in_block(0, len(cr)) == full.overlaps_block(0, len(cr)), cr
 
 
 @pytest.mark.parametrize(
@@ -1125,11 +1139,12 @@ def test_a_paragraphs_spans_are_read_once_and_only_near(monkeypatch: pytest.Monk
 def test_paragraph_spans_only_for_one_plain_paragraph() -> None:
     assert _fresh("[[reply_to_current]] ``b`` `a` x").paragraph_spans() == [(21, 26), (27, 30)]
     assert _fresh("no code here").paragraph_spans() == []
-    # Several lines of one paragraph pair as one; a blank line, a CR, a line opening a
-    # block, or a pairing the parse must decide: no spans.
+    # Several lines of one paragraph pair as one (a lone CR ends a line as LF does); a blank
+    # line, a CRLF, a line opening a block, or a pairing the parse must decide: no spans.
     assert _fresh("`a`\nb ``c`` `\nd`").paragraph_spans() == [(0, 3), (6, 11), (12, 16)]
+    assert _fresh("`a`\rb ``c`` `\rd`").paragraph_spans() == [(0, 3), (6, 11), (12, 16)]
     assert _fresh("`a\n`\n").paragraph_spans() == [(0, 4)]
-    for text in ("`a`\n\nb", "`a`\n \n", "`a`\rb", "`a`\n    b", "# `a`"):
+    for text in ("`a`\n\nb", "`a`\n \n", "`a`\r\nb", "`a`\r\rb", "`a`\n    b", "# `a`"):
         assert _fresh(text).paragraph_spans() is None, text
     # A paragraph's lines then a quote's (a streamed part of a quote) pair each on its own.
     assert _fresh("`a`\n> b `c`").paragraph_spans() == [(0, 3), (8, 11)]

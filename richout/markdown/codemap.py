@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import accumulate
 
 from richout.markdown.engine import CodeParse, Region, parse_code
 from richout.markdown.linescan import (
@@ -40,6 +39,8 @@ from richout.markdown.linescan import (
     indent_columns,
     inline_start,
     is_blank,
+    lf_lines,
+    line_index,
     needs_code_parse,
     paragraph_end,
 )
@@ -83,6 +84,7 @@ class CodeMap:
         "_refdefs",
         "_run_blocks",
         "_run_marks",
+        "_src",
         "_whole",
         "text",
     )
@@ -97,6 +99,7 @@ class CodeMap:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._src = text = lf_lines(text)  # what every reading below reads
         self._needs = needs_code_parse(text)
         self._full: CodeParse | None = None
         self._fences: FenceScan | None = None
@@ -124,7 +127,7 @@ class CodeMap:
     def full(self) -> CodeParse:
         """The full CommonMark parse (computed once)."""
         if self._full is None:
-            self._full = parse_code(self.text) if self._needs else CodeParse([])
+            self._full = parse_code(self._src) if self._needs else CodeParse([])
         return self._full
 
     @property
@@ -144,16 +147,23 @@ class CodeMap:
 
     def line_in_block(self, start: int, end: int) -> bool:
         """Does the line ``[start, end)`` overlap a fenced or indented code block (MEDIA 4.3)?
-
-        ``start`` is the offset of a line start, ``end`` the offset of its ``\\n`` (or EOF).
-        """
+        ``start`` is the offset of a line start, ``end`` the offset of its ``\\n`` (or EOF)."""
         if not self._needs:
             return False
+        find = self._src.find
+        cut = find("\n", start, end) if self._src is not self.text else -1
+        while cut >= 0:  # the lone CRs in the line end CommonMark lines: asked one by one
+            if self._line_in_block(start, cut):
+                return True
+            start, cut = cut + 1, find("\n", cut + 1, end)
+        return self._line_in_block(start, end)
+
+    def _line_in_block(self, start: int, end: int) -> bool:
         if self._full is None:
-            indent = indent_columns(self.text, start)
+            indent = indent_columns(self._src, start)
             if indent < 4 and (
-                not CONTAINER_LINE.match(self.text, start)
-                or container_content(self.text, start, end) is not None
+                not CONTAINER_LINE.match(self._src, start)
+                or container_content(self._src, start, end) is not None
             ):
                 scan = self._scan()
                 if start < scan.valid_until:
@@ -193,7 +203,7 @@ class CodeMap:
         if self._whole is None:
             # Several lines only up to LOCAL_REACH: the walk over every line cost a long
             # text's first question 134 ms (500k lines), where the checks below look near it.
-            text = self.text
+            text = self._src
             short = len(text) <= self.LOCAL_REACH or "\n" not in text
             whole = short and one_paragraph(text)
             if short and not whole and ">" in text:
@@ -205,7 +215,7 @@ class CodeMap:
 
     def _spans(self) -> list[tuple[int, int]] | None:
         """The spans of a text that is one paragraph, paired once (None: the parse pairs)."""
-        text = self.text
+        text = self._src
         key = (0, len(text))
         if key not in self._para_spans:
             one_line = "\n" not in text
@@ -218,14 +228,14 @@ class CodeMap:
         if self._full is not None or not self._needs:
             return None
         scan = self._scan()
-        n = len(self.text)
+        n = len(self._src)
         end = scan.block_end(pos) if scan.valid_until > n else None
         return None if end is None else end == n
 
     def _piece(self, pos: int) -> tuple[CodeParse, int] | None:
         """The parse of the piece holding ``pos`` and the piece's start; None: parse whole."""
         if self._pieces is None:
-            text = self.text
+            text = self._src
             cuts = cut_points(text) if len(text) >= self.PIECE_MIN else [0]
             self._pieces = (cuts, {})
         cuts, parses = self._pieces
@@ -236,36 +246,26 @@ class CodeMap:
         parse = parses.get(start)
         if parse is None:
             last = k + 1 == len(cuts)
-            end = len(self.text) if last else cuts[k + 1]
-            parse = parses[start] = parse_code(self.text[start:end], ends_document=last)
+            end = len(self._src) if last else cuts[k + 1]
+            parse = parses[start] = parse_code(self._src[start:end], ends_document=last)
         return parse, start
 
     # ------------------------------------------------------------------ fast paths
 
     def _scan(self) -> FenceScan:
         if self._fences is None:
-            self._fences = FenceScan(self.text)
+            self._fences = FenceScan(self._src)
         return self._fences
 
     def _index(self) -> list[int]:
         """Every line start, and the blank lines' bounds (built once, when local looks fail)."""
         if self._line_starts is None:
-            # One split and C-level sums: a Python loop over find() per line, and a
-            # multi-line regex for the blank lines, cost 30 ms on a 1 MB reply.
-            lines = self.text.split("\n")
-            sums = accumulate(map(len, lines), initial=0)
-            starts = [total + i for i, total in enumerate(sums)]
-            starts.pop()
-            self._line_starts = starts
-            for i, line in enumerate(lines):
-                if is_blank(line):
-                    self._blank_starts.append(starts[i])
-                    self._blank_ends.append(starts[i] + len(line))
+            self._line_starts, self._blank_starts, self._blank_ends = line_index(self._src)
         return self._line_starts
 
     def _line_bounds(self, pos: int) -> tuple[int, int]:
         """Start and end (its ``\\n``, or the text's end) of the line holding ``pos``."""
-        text = self.text
+        text = self._src
         if self._line_starts is None:
             # Most questions are answered by looking near pos; the index is for long lines.
             reach = self.LOCAL_REACH
@@ -285,14 +285,14 @@ class CodeMap:
         """Start of the line before the one starting at ``line_start``; None: too long to look."""
         reach = self.LOCAL_REACH
         end = line_start - 1
-        lf = self.text.rfind("\n", max(end - reach, 0), end)
+        lf = self._src.rfind("\n", max(end - reach, 0), end)
         if lf < 0 and end > reach:
             return None
         return lf + 1
 
     def _paragraph_bounds(self, line_start: int, line_end: int) -> tuple[int, int]:
         """End of the blank line before the line, start of the blank line after (or the ends)."""
-        text = self.text
+        text = self._src
         n = len(text)
         if self._line_starts is None:
             lo: int | None = 0
@@ -346,7 +346,7 @@ class CodeMap:
         one are indented and not blank, and that one's run is a paragraph
         (:meth:`_paragraph_above`; None otherwise); after a blank line, or first, it is code.
         """
-        text = self.text
+        text = self._src
         ls, le = self._line_bounds(line_start)
         if not text[ls:le].strip(" \t\r"):
             return None  # a blank line belongs to whatever surrounds it
@@ -397,15 +397,15 @@ class CodeMap:
         mark = self._run_marks.get(lo)
         if mark is None:
             k = bisect.bisect_left(self._blank_starts, ls)
-            hi = self._blank_starts[k] if k < len(self._blank_starts) else len(self.text)
+            hi = self._blank_starts[k] if k < len(self._blank_starts) else len(self._src)
             found = [
-                at for at in (self.text.find("|", lo, hi), self.text.find("]:", lo, hi)) if at >= 0
+                at for at in (self._src.find("|", lo, hi), self._src.find("]:", lo, hi)) if at >= 0
             ]
             mark = self._run_marks[lo] = min(found, default=hi)
         return mark >= ls
 
     def _fast_in_code(self, pos: int) -> bool | None:
-        text = self.text
+        text = self._src
         if self._one_paragraph():
             # One paragraph (a streamed part, most often): paired without the checks below.
             spans = self._spans()
@@ -481,7 +481,7 @@ class CodeMap:
         # A definition elsewhere makes "[a][`x`]" a link whose label is no inline text
         # (its backticks pair with nothing); other references leave the pairing alone.
         if self._refdefs is None:
-            self._refdefs = "]:" in self.text
+            self._refdefs = "]:" in self._src
         return self._refdefs and _REFERENCE.search(chunk) is not None
 
     def _pair_backticks(
