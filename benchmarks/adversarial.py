@@ -105,6 +105,8 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # 2026-12-04 (twentieth stop): lines ended by lone CRs, which the parser reads as line
     # feeds and the code map's local readings did not, with a tag in code (3.9 s/MB)
     "cr_lines_tag_in_code": lambda n: "a\r" * n + "`[[reply_to_current]]`",
+    # a link reference definition opening the run, on a line of its own (4.5 s/MB)
+    "definition_then_lines_tag": lambda n: "[x]: /u\n" + "a\n" * n + "`[[reply_to_current]]`",
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -1225,9 +1225,9 @@ def test_a_reply_parses_each_text_once(monkeypatch: pytest.MonkeyPatch, explain:
     parses, _ = _count_parses(monkeypatch)
     lines = "a\n" * 40
     shapes = (
-        "[x]: /u\n" + lines + "`[[reply_to_current]]`",  # a definition opens the run
+        "[x]: /u\n'" + lines + "`[[reply_to_current]]`",  # a definition's title may run on
         "| a | b |\n|---|---|\n" + lines + "`[[reply_to_current]]`",  # a table opens it
-        "[x]: /u\n" + lines + "`[[reply_to_current]]` [[reply_to:m2]]",  # the tag removed
+        "[x]: /u\n'" + lines + "`[[reply_to_current]]` [[reply_to:m2]]",  # the tag removed
     )
     for text in shapes:
         parses.clear()
@@ -1236,3 +1236,80 @@ def test_a_reply_parses_each_text_once(monkeypatch: pytest.MonkeyPatch, explain:
         assert parses, "not vacuous: each shape is one only a parse answers"
         assert reply == richout.parse_reply(text, explain=explain)  # the outputs still equal
         assert reply.text.startswith("[x]: /u") or reply.text.startswith("| a |")
+
+
+#: First lines that are, or nearly are, a link reference definition of one line, and lines
+#: that may follow one: a title's openers, another definition, blocks, code spans.
+_DEFINITION_LINES = [
+    "[x]: /u",
+    "[x]: /u \t",
+    "[x]:/u",
+    "   [x]: /u",
+    "    [x]: /u",
+    "[ ]: /u",
+    "[\u00a0]: /u",
+    "[x]: <u>",
+    "[x]: /u 't'",
+    "[x]: /u 't",
+    "[x]:",
+    "[x\\]]: /u",
+    "[x]: /u(",
+    "[x]: /u\\",
+    "[x]: /u\u00a0",
+    "[x]: /u`a",
+    "[`x]: /u",
+    "> [x]: /u",
+    "[x][y]: /u",
+]
+_AFTER_DEFINITION = [
+    "a `b",
+    "` c",
+    "'t'",
+    "  (t)",
+    '"t',
+    "\t't",
+    "/u",
+    "===",
+    "---",
+    "[y]: /v",
+    "    x",
+    "> q",
+    "- i",
+    "# h",
+    "[x]",
+    "[a][x] `",
+    "``",
+    "[[reply_to_current]]",
+    "x]`",
+    "",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.sampled_from(_DEFINITION_LINES),
+    st.lists(st.sampled_from(_AFTER_DEFINITION), min_size=1, max_size=6),
+    st.sampled_from(["", "x\n\n", "```\nc\n```\n", "# h\n"]),
+)
+def test_a_definition_opening_a_run_answers_as_the_parse(
+    first: str, lines: list[str], before: str
+) -> None:
+    # A run whose first line is a definition: its paragraph begins on the next line unless
+    # that line opens a title (linescan.after_definition); everything else is the parse's.
+    _assert_offsets_agree(before + first + "\n" + "\n".join(lines))
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_a_definition_opening_a_long_run_is_read_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: the run of 2,000 lines after the definition is paired, not parsed.
+    parses, real = _count_parses(monkeypatch)
+    text = "[x]: /u\n" + "a\n" * 2000 + "`[[reply_to_current]]` [x]"
+    at = text.index("[[")
+    assert CodeMap(text).in_code(at) and parses == []
+    assert real(text).in_code(at)
+    # A title on the next line may run on: the parse reads it.
+    titled = "[x]: /u\n'" + "a\n" * 2000 + "`[[reply_to_current]]`"
+    assert CodeMap(titled).in_code(titled.index("[[")) == real(titled).in_code(titled.index("[["))
+    assert len(parses) == 1

@@ -253,8 +253,7 @@ class CodeMap:
     # ------------------------------------------------------------------ fast paths
 
     def _scan(self) -> FenceScan:
-        if self._fences is None:
-            self._fences = FenceScan(self._src)
+        self._fences = self._fences or FenceScan(self._src)
         return self._fences
 
     def _index(self) -> list[int]:
@@ -407,9 +406,11 @@ class CodeMap:
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self._src
         if self._one_paragraph():
-            # One paragraph (a streamed part, most often): paired without the checks below.
+            # One paragraph (a streamed part, most often): paired without the checks below,
+            # which still read one the pairing gives up on (a definition opening it).
             spans = self._spans()
-            return None if spans is None else in_spans(spans, pos, len(text))
+            if spans is not None:
+                return in_spans(spans, pos, len(text))
         line_start, line_end = self._line_bounds(pos)
         last = self._last_line
         if last is not None and last[0] == line_start:

@@ -315,8 +315,10 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
     block, which the caller's pairing checks, continue its paragraph lazily; the markers
     hold no backtick). Such lines are the run's first, or a column-0 heading or list item
     that interrupts it (:data:`_BLOCK_LINE`, found once per run and kept in ``blocks``).
-    Else ``lo``. A tag in code after a heading, quote or list line in a run of 500k lines
-    sent the whole megabyte to the parser (3-9 s/MB): no cut point divides a run of lines.
+    A link reference definition on the run's first line gives the next line
+    (:func:`after_definition`). Else ``lo``. A tag in code after a heading, quote or list
+    line, or a definition, in a run of 500k lines sent the whole megabyte to the parser
+    (3-9 s/MB): no cut point divides a run of lines.
     """
     first_line = lo + 1 if text.startswith("\n", lo) else lo
     found = blocks.get(lo)
@@ -329,6 +331,10 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
     line = text[at:end]
     if "\r" in line:
         return lo  # CR line breaks: as the parse reads them
+    if at == first_line and line_start > at and line.lstrip(" ").startswith("["):
+        nxt = after_definition(text, at, hi)  # a definition opening the run, on its own line
+        if nxt > at:
+            return nxt
     if _OWN_LINE_BLOCK.match(line) is not None:
         return end + 1 if line_start > at else lo  # (a heading's own line: the caller's)
     if CONTAINER_LINE.match(line) is not None:
@@ -339,6 +345,32 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
         if c is not None and LINE_STARTER.match(text, c) is None:
             return c
     return lo
+
+
+#: A link reference definition that is a whole line, read as the parser reads it or not
+#: at all: a label without brackets or escapes, then ``]:``, a destination without angle
+#: brackets, parentheses, escapes or whitespace, and blanks to the line's end.
+_LINE_DEFINITION = re.compile(
+    r" {0,3}\[([^\[\]\\\n]{1,999})\]:[ \t]*"
+    r"[^\s<()\\\x00-\x1f\x7f][^\s()\\\x00-\x1f\x7f]*[ \t]*(?=\n)"
+)
+
+
+def after_definition(text: str, at: int, hi: int) -> int:
+    """The start of the line after a :data:`_LINE_DEFINITION` at the line start ``at`` of
+    a run of lines ending at ``hi``, where its paragraph begins; else ``at``.
+
+    A definition opening a paragraph is not inline content, and one on a line of its own
+    ends there unless the next line opens its title (``"``, ``'`` or ``(`` after blanks),
+    which may run on for lines: the parse's to read.
+    """
+    m = _LINE_DEFINITION.match(text, at, hi)
+    if m is None or not m.group(1).strip():
+        return at  # (an empty label defines nothing)
+    nxt = first = m.end() + 1
+    while first < hi and text[first] in " \t":
+        first += 1
+    return at if first >= hi or text[first] in "\"'(\n" else nxt
 
 
 #: A line that ends a paragraph above it: a setext underline or a thematic break.
