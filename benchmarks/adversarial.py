@@ -107,6 +107,11 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "cr_lines_tag_in_code": lambda n: "a\r" * n + "`[[reply_to_current]]`",
     # a link reference definition opening the run, on a line of its own (4.5 s/MB)
     "definition_then_lines_tag": lambda n: "[x]: /u\n" + "a\n" * n + "`[[reply_to_current]]`",
+    # setext headings in a run: many, or one in its middle (2.0-3.1 s/MB)
+    "setext_headings_tag": lambda n: "a\n=\n" * (n // 2) + "`[[reply_to_current]]`",
+    "lines_underline_lines_tag": lambda n: (
+        "a\n" * (n // 2) + "===\n" + "a\n" * (n // 2) + "`[[reply_to_current]]`"
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

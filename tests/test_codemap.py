@@ -1313,3 +1313,61 @@ def test_a_definition_opening_a_long_run_is_read_without_a_parse(
     titled = "[x]: /u\n'" + "a\n" * 2000 + "`[[reply_to_current]]`"
     assert CodeMap(titled).in_code(titled.index("[[")) == real(titled).in_code(titled.index("[["))
     assert len(parses) == 1
+
+
+#: Lines of runs of paragraph text and "=" lines, and the lines just outside that shape.
+_SETEXT_LINES = [
+    "a",
+    "a `b",
+    "c` d",
+    "``",
+    "[[reply_to_current]] `x`",
+    "=",
+    "===",
+    "=\t ",
+    " =",
+    "= =",
+    "==x",
+    "=\r",
+    "a\r",
+    "```",
+    "~~~",
+    "```a`b",
+    "-",
+    "---",
+    "- a",
+    "> q",
+    "# h",
+    "    x",
+    "x | y",
+    ":-|-",
+    "[x]: /u",
+    "<div>",
+    "1. a",
+    "",
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.sampled_from(["", "x\n\n", "- a\n\n", "> q\n", "```\nc\n```\n", "    c\n\n"]),
+    st.lists(st.sampled_from(_SETEXT_LINES), min_size=1, max_size=10),
+)
+def test_setext_headings_in_a_run_answer_as_the_parse(before: str, lines: list[str]) -> None:
+    # A run of top-level text lines and "=" lines (linescan.setext_underlines): each line's
+    # paragraph lies between the underlines around it; any other run is read as before.
+    _assert_offsets_agree(before + "\n".join(lines))
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_setext_headings_in_a_long_run_are_read_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: runs of headings and a tag in code after them are paired, not parsed.
+    parses, real = _count_parses(monkeypatch)
+    tag = "`[[reply_to_current]]` [[reply_to_current]]"
+    for text in ("a\n=\n" * 1000 + tag, "a\n" * 1000 + "===\n" + "a\n" * 1000 + tag):
+        cm = CodeMap(text)
+        answers = [cm.in_code(text.index("[[")), cm.in_code(text.rindex("[["))]
+        assert answers == [True, False] and parses == []
+        assert answers == [real(text).in_code(text.index("[[")), False]

@@ -35,14 +35,14 @@ from richout.markdown.engine import CodeParse, Region, parse_code
 from richout.markdown.linescan import (
     CONTAINER_LINE,
     FenceScan,
+    Runs,
     container_content,
     indent_columns,
-    inline_start,
     is_blank,
     lf_lines,
     line_index,
     needs_code_parse,
-    paragraph_end,
+    run_paragraph,
 )
 from richout.markdown.quotes import QuoteRuns, quoted_part_spans
 from richout.markdown.regions import cut_points
@@ -82,8 +82,8 @@ class CodeMap:
         "_quote_at",
         "_quotes",
         "_refdefs",
-        "_run_blocks",
         "_run_marks",
+        "_runs",
         "_src",
         "_whole",
         "text",
@@ -113,7 +113,7 @@ class CodeMap:
         self._quote_at: dict[int, int] = {}
         #: each run's first "|" or "]:" by its start, else its end (:meth:`_paragraph_above`)
         self._run_marks: dict[int, int] = {}
-        self._run_blocks: dict[int, list[int]] = {}  # by a run's start: its block lines
+        self._runs = Runs()  # what was found once per run of lines
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
         self._quotes: QuoteRuns | None = None  # quote paragraphs read (lines opening ">")
@@ -456,8 +456,7 @@ class CodeMap:
         k = bisect.bisect_left(scan.starts, line_end)
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
-        lo = inline_start(text, lo, hi, line_start, self._run_blocks)
-        hi = paragraph_end(text, lo, hi, line_end)
+        lo, hi = run_paragraph(text, lo, hi, line_start, line_end, runs=self._runs)
         q = self._quote_at.get(lo)
         if q is None:
             # (Not in a container's lazy run, whose quote lines may continue it.)

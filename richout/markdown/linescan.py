@@ -20,6 +20,7 @@ __all__ = [
     "CONTAINER_LINE",
     "FenceRuns",
     "FenceScan",
+    "Runs",
     "container_content",
     "delimiter_row_follows",
     "indent_columns",
@@ -30,6 +31,8 @@ __all__ = [
     "may_have_blocks",
     "needs_code_parse",
     "paragraph_end",
+    "run_paragraph",
+    "setext_underlines",
 ]
 
 
@@ -371,6 +374,72 @@ def after_definition(text: str, at: int, hi: int) -> int:
     while first < hi and text[first] in " \t":
         first += 1
     return at if first >= hi or text[first] in "\"'(\n" else nxt
+
+
+class Runs:
+    """What a code map found once per run of lines, by the run's start."""
+
+    __slots__ = ("blocks", "underlines")
+
+    def __init__(self) -> None:
+        #: the lines opening a block (:func:`inline_start`)
+        self.blocks: dict[int, list[int]] = {}
+        #: the setext underlines of a run of top-level text lines (:func:`setext_underlines`)
+        self.underlines: dict[int, list[int] | None] = {}
+
+
+def run_paragraph(
+    text: str, lo: int, hi: int, line_start: int, line_end: int, *, runs: Runs
+) -> tuple[int, int]:
+    """The bounds of the inline content holding the line ``[line_start, line_end)`` in the
+    run of non-blank lines ``[lo, hi)``, as far as a local reading can tell: between the
+    setext underlines around it in a run of top-level text lines
+    (:func:`setext_underlines`), else from :func:`inline_start` to :func:`paragraph_end`.
+    """
+    first_line = lo + 1 if text.startswith("\n", lo) else lo
+    if first_line not in runs.underlines:
+        runs.underlines[first_line] = setext_underlines(text, first_line, hi)
+    found = runs.underlines[first_line]
+    if found and not _EQUALS_LINE.match(text, line_start, line_end):
+        k = bisect.bisect_right(found, line_start)
+        start = text.find("\n", found[k - 1], hi) + 1 if k else lo
+        return start, found[k] if k < len(found) else hi
+    start = inline_start(text, lo, hi, line_start, runs.blocks)
+    return start, paragraph_end(text, start, hi, line_end)
+
+
+#: A line that a run of top-level paragraph text and setext underlines cannot hold: one
+#: with indentation (a container's line, or code), or one whose first character may open
+#: a block, a table's delimiter row, a definition or an HTML block.
+_NOT_TEXT_LINE = re.compile(r"^[ \t#*_+>\-\d<\[|:]", re.M)
+#: A line of "=" (a setext underline where a paragraph is open, else paragraph text).
+_EQUALS_LINE = re.compile(r"^=+[ \t]*$", re.M)
+
+
+def setext_underlines(text: str, first_line: int, hi: int) -> list[int] | None:
+    """The starts of the ``=`` lines that underline a setext heading in the run of lines
+    from ``first_line`` to ``hi``, when every line of it is top-level paragraph text or such
+    a line; None for any other run.
+
+    After a blank line, a fence or the text's start, a line at column 0 that opens no
+    block continues no container, and such lines only open or continue paragraphs: a ``=``
+    line underlines the open paragraph (closing it), or opens one as text when none is open
+    (the run's first line, or the line after an underline). Many headings in one run, or
+    one in its middle, with a tag in code after them, sent the run to the parser (2-3 s/MB).
+    """
+    if _NOT_TEXT_LINE.search(text, first_line, hi) is not None or "\r" in text[first_line:hi]:
+        return None  # (a CRLF's CR: the parse reads "=\r" as an underline)
+    out: list[int] = []
+    prev_end = -2
+    prev_underline = False
+    for m in _EQUALS_LINE.finditer(text, first_line, hi):
+        a = m.start()
+        # (the line before is a "=" line too: the opposite of its reading)
+        underline = a != first_line and (prev_end + 1 != a or not prev_underline)
+        if underline:
+            out.append(a)
+        prev_end, prev_underline = m.end(), underline
+    return out
 
 
 #: A line that ends a paragraph above it: a setext underline or a thematic break.
