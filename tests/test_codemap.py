@@ -1260,9 +1260,20 @@ _DEFINITION_LINES = [
     "[`x]: /u",
     "> [x]: /u",
     "[x][y]: /u",
+    # a destination the parser's link validation refuses: no definition (review)
+    "[`]: javascript:xfoo",
+    "[x]: JavaScript:x",
+    "[x]: vbscript:x",
+    "[x]: file:/x",
+    "[x]: data:x",
+    "[x]: data:image/png;x",
+    "[x]: javascriptx:y",
+    "[x]: &#106;avascript:x",
+    "[x]: /a&amp;b",
 ]
 _AFTER_DEFINITION = [
     "a `b",
+    "``a`",
     "` c",
     "'t'",
     "  (t)",

@@ -352,11 +352,15 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
 
 #: A link reference definition that is a whole line, read as the parser reads it or not
 #: at all: a label without brackets or escapes, then ``]:``, a destination without angle
-#: brackets, parentheses, escapes or whitespace, and blanks to the line's end.
+#: brackets, parentheses, escapes, entities (``&``: the parser decodes them before it
+#: validates the link) or whitespace, and blanks to the line's end.
 _LINE_DEFINITION = re.compile(
     r" {0,3}\[([^\[\]\\\n]{1,999})\]:[ \t]*"
-    r"[^\s<()\\\x00-\x1f\x7f][^\s()\\\x00-\x1f\x7f]*[ \t]*(?=\n)"
+    r"([^\s<()\\&\x00-\x1f\x7f][^\s()\\&\x00-\x1f\x7f]*)[ \t]*(?=\n)"
 )
+#: Destinations markdown-it's link validation refuses (and a definition with one is text),
+#: ``data:`` images included here: the parse reads those.
+_REFUSED_SCHEME = re.compile(r"(?:vbscript|javascript|file|data):", re.IGNORECASE)
 
 
 def after_definition(text: str, at: int, hi: int) -> int:
@@ -365,11 +369,12 @@ def after_definition(text: str, at: int, hi: int) -> int:
 
     A definition opening a paragraph is not inline content, and one on a line of its own
     ends there unless the next line opens its title (``"``, ``'`` or ``(`` after blanks),
-    which may run on for lines: the parse's to read.
+    which may run on for lines: the parse's to read. The parser validates the destination
+    as a link's: one with a refused scheme (``javascript:``...) makes no definition.
     """
     m = _LINE_DEFINITION.match(text, at, hi)
-    if m is None or not m.group(1).strip():
-        return at  # (an empty label defines nothing)
+    if m is None or not m.group(1).strip() or _REFUSED_SCHEME.match(m.group(2)):
+        return at  # (an empty label defines nothing; a refused link is no definition)
     nxt = first = m.end() + 1
     while first < hi and text[first] in " \t":
         first += 1
