@@ -1270,8 +1270,12 @@ _DEFINITION_LINES = [
     "[x]: javascriptx:y",
     "[x]: &#106;avascript:x",
     "[x]: /a&amp;b",
+    "[a\u200bb]:|\t",  # a table's header when a delimiter row follows (review)
+    "   [a b]:\thttp://x|",
+    "[a|b]: /u",
 ]
 _AFTER_DEFINITION = [
+    ":-:",
     "a `b",
     "``a`",
     "` c",

@@ -353,10 +353,11 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
 #: A link reference definition that is a whole line, read as the parser reads it or not
 #: at all: a label without brackets or escapes, then ``]:``, a destination without angle
 #: brackets, parentheses, escapes, entities (``&``: the parser decodes them before it
-#: validates the link) or whitespace, and blanks to the line's end.
+#: validates the link) or whitespace, and blanks to the line's end; no ``|`` (the table
+#: rule comes first: with a delimiter row next, the line is a table's header).
 _LINE_DEFINITION = re.compile(
-    r" {0,3}\[([^\[\]\\\n]{1,999})\]:[ \t]*"
-    r"([^\s<()\\&\x00-\x1f\x7f][^\s()\\&\x00-\x1f\x7f]*)[ \t]*(?=\n)"
+    r" {0,3}\[([^\[\]\\|\n]{1,999})\]:[ \t]*"
+    r"([^\s<()\\&|\x00-\x1f\x7f][^\s()\\&|\x00-\x1f\x7f]*)[ \t]*(?=\n)"
 )
 #: Destinations markdown-it's link validation refuses (and a definition with one is text),
 #: ``data:`` images included here: the parse reads those.
