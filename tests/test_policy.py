@@ -579,10 +579,10 @@ def test_check_reference_total_and_agrees_with_is_valid(candidate: str) -> None:
     st.sampled_from(sorted(PROFILES)),
 )
 def test_bare_filenames_change_only_a_not_a_reference_verdict(candidate: str, name: str) -> None:
-    """The judge answers a fallback (bare filenames allowed) from the verdict without them
-    unless that one is ``media.not_a_reference`` (``media/judge.py``): every other verdict,
-    reason included, is the same with them; and the judge's answers are check_reference's
-    whichever order it is asked in."""
+    """The judge answers a fallback (bare filenames or spaces allowed) from the verdict
+    without them unless that one is ``media.not_a_reference`` (``media/judge.py``): every
+    other verdict, reason included, is the same with them; and the judge's answers are
+    check_reference's whichever order it is asked in."""
     profile = PROFILES[name]
     for spaces in (False, True):
         without = check_reference(candidate, allow_spaces=spaces, profile=profile)
@@ -596,6 +596,19 @@ def test_bare_filenames_change_only_a_not_a_reference_verdict(candidate: str, na
         assert first.verdict(candidate, spaces, True) == with_bare
         assert then.verdict(candidate, spaces, True) == with_bare
         assert then.verdict(candidate, spaces) == without
+    # Nor does allowing spaces change any other verdict: without them a candidate holding
+    # whitespace is media.not_a_reference (or too long, which comes first). The judge
+    # answers every switch from the plain verdict when it is another code.
+    plain = check_reference(candidate, profile=profile)
+    judge = Judge(profile)
+    assert judge.verdict(candidate) == plain
+    for spaces, bare in FLAGS:
+        full = check_reference(
+            candidate, allow_spaces=spaces, allow_bare_filename=bare, profile=profile
+        )
+        if plain.code != "media.not_a_reference":
+            assert full == plain
+        assert judge.verdict(candidate, spaces, bare) == full
 
 
 @settings(max_examples=300)

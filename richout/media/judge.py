@@ -19,6 +19,8 @@ from richout.text.chars import has_js_ws
 
 __all__ = ["Judge"]
 
+_NOT_A_REFERENCE = "media.not_a_reference"
+
 
 class Judge:
     """MEDIA §7 verdicts for one reply under one profile, each candidate judged once.
@@ -71,7 +73,18 @@ class Judge:
 
     def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
         """``check_reference`` with the given switches, memoised."""
-        key = self._key(candidate, spaces, bare) if spaces or bare else (candidate, False, False)
+        if spaces or bare:
+            # Without the switches the candidate is refused as media.not_a_reference when it
+            # holds whitespace, and bare filenames only turn that code into another answer:
+            # any other answer already known is the answer with them (tests/test_policy.py).
+            # A refused token's fallback and its explanation ask again with the switches
+            # on; the memo key below costs more than this look-up.
+            v = self._memo.get((candidate, False, False))
+            if v is not None and v.code != _NOT_A_REFERENCE:
+                return v
+            key = self._key(candidate, spaces, bare)
+        else:
+            key = (candidate, False, False)
         v = self._memo.get(key)
         if v is None:
             if key[2]:

@@ -31,6 +31,7 @@ __all__ = [
     "SegmentItem",
     "Walk",
     "leftover_text",
+    "line_starts",
     "lines_holding",
     "lower_same_length",
     "media_colon",
@@ -250,7 +251,23 @@ def next_directive_token(raw: str, start: int, end: int) -> int:
 
     The scheme of a ``media://`` reference is not one.
     """
+    if raw.find(":", start, end) < 0:
+        return -1  # most payloads: one reference without a scheme
     for m in MEDIA_AT_BOUNDARY.finditer(raw, start, end):
         if not raw.startswith("//", m.end()):
             return m.start()
     return -1
+
+
+def line_starts(lines: LineBreaks) -> list[int]:
+    """The start of every line of the text."""
+    text = lines.text
+    starts = [0]
+    pos = 0
+    n = len(text)
+    while True:
+        end = lines.line_end(pos)
+        if end >= n:
+            return starts
+        pos = end + lines.break_after(end)
+        starts.append(pos)

@@ -26,6 +26,7 @@ from richout.media.lines import (
     SegmentItem,
     Walk,
     leftover_text,
+    line_starts,
     lines_holding,
     lower_same_length,
     next_directive_token,
@@ -174,7 +175,7 @@ class Walker:
         images = find_images(raw)
         if not images:
             return {}
-        starts = _line_starts(self.lines)
+        starts = line_starts(self.lines)
         long_starts = {ls for ls, _ in walk.long_image_lines}
         out: dict[int, list[ImageSpan]] = {}
         cur_ls = cur_le = -1
@@ -364,14 +365,21 @@ class Walker:
         """§5 rule 2 and §6-§9 for a rule-1 line outside code (``plain``: PLAIN_DIRECTIVE's)."""
         raw = self.raw
         walk = self.walk
-        m = MEDIA_AT_BOUNDARY.search(raw, ls, le)
-        if m is None:
-            return  # rule 1 passed on a U+0131 spelling with no ASCII MEDIA: on the line
-        if m.end() >= le:
-            walk.empty_lines.append((ls, le))
-            return
-        ms = m.start()
-        ps = payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
+        if plain is not None:
+            # Blanks, MEDIA:, blanks, then the token (maybe after a backtick the profile
+            # does not skip): where payload_start would put the payload, read off the match.
+            ms = raw.find(":", ls) - 5
+            backtick = plain.start(1) < plain.end(1)
+            ps = plain.start(1 if backtick and not self.profile.skip_leading_backtick else 2)
+        else:
+            m = MEDIA_AT_BOUNDARY.search(raw, ls, le)
+            if m is None:
+                return  # rule 1 passed on a U+0131 spelling with no ASCII MEDIA: on the line
+            if m.end() >= le:
+                walk.empty_lines.append((ls, le))
+                return
+            ms = m.start()
+            ps = payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
         clean = plain is not None and ps == plain.start(2) and plain.end(2) == le  # one token
         res = (read_clean_token if clean else analyse_payload)(raw[ps:le], walk.judge)
         narrowed = self._narrow(res) if walk.judge.policy is not None and res.accepted else []
@@ -484,17 +492,3 @@ class Walker:
             if line_images and not self.cmap.line_in_block(ls, le):
                 self._image_line(ls, le, line_images)
         return walk
-
-
-def _line_starts(lines: LineBreaks) -> list[int]:
-    """The start of every line of the text."""
-    text = lines.text
-    starts = [0]
-    pos = 0
-    n = len(text)
-    while True:
-        end = lines.line_end(pos)
-        if end >= n:
-            return starts
-        pos = end + lines.break_after(end)
-        starts.append(pos)
