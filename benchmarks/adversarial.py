@@ -112,6 +112,10 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "lines_underline_lines_tag": lambda n: (
         "a\n" * (n // 2) + "===\n" + "a\n" * (n // 2) + "`[[reply_to_current]]`"
     ),
+    # 2026-12-04 (twenty-first stop): the same runs with CRLF line endings, whose CR the run
+    # and quote readings took for a line break of its own (1.4-2.7 s/MB)
+    "crlf_heading_then_lines_tag": lambda n: "# h\r\n" + "a\r\n" * n + "`[[reply_to_current]]`",
+    "crlf_quote_code_spans_tags": lambda n: "> `a` [[reply_to_current]] ``b``\r\n" * n,
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

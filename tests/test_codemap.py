@@ -155,6 +155,22 @@ def test_lone_cr_lines_answer_as_the_parse_of_the_text(text: str) -> None:
     assert fast.line_in_block(0, len(cr)) == full.overlaps_block(0, len(cr)), cr
 
 
+@settings(max_examples=1500, deadline=None)
+@given(markdownish())
+def test_crlf_lines_answer_as_the_parse_of_the_text(text: str) -> None:
+    # Every line break a CRLF (lone CRs become LFs first): the run readings take a CRLF's CR
+    # as part of its line ending, as the parser does.
+    crlf = text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n")
+    _assert_offsets_agree(crlf)
+    full, fast = parse_code(crlf), _fresh(crlf)
+    start = 0
+    while start <= len(crlf):
+        end = crlf.find("\n", start)
+        end = len(crlf) if end < 0 else end
+        assert fast.line_in_block(start, end) == full.overlaps_block(start, end), (crlf, start)
+        start = end + 1
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -802,6 +818,7 @@ _QUOTE_LINES = [
 @example("```\n> `a`\n```\n> `a`")
 def test_quote_lines_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
+    _assert_offsets_agree(text.replace("\n", "\r\n"))  # a CRLF's CR ends its line
 
 
 #: A streamed part of a block quote: the rest of a line (or blank lines, or nothing), then
@@ -928,6 +945,9 @@ def test_a_heading_after_a_long_paragraph_is_answered_without_a_parse(
     assert CodeMap(fenced).in_code(fenced.index("[[")) == real(fenced).in_code(fenced.index("[["))
 
 
+#: The line endings the run readings are tested with: a CRLF's CR is part of its line ending.
+_EOL = st.sampled_from(["\n", "\r\n"])
+
 #: Runs of lines that open with a block of their own line or a container line, or end with
 #: an underline; plain lines, code spans and tags between, and what keeps a run to the parse.
 _RUN_FIRST = ["# h", "## `h`", "---", "***", "> q", "> `q", "- i", "- `i", "1. `o", "-", ">", "a"]
@@ -941,17 +961,19 @@ _RUN_LAST = ["", "===", "---", "-", "***", "- - -", "= =", "`z`", "> `z`"]
     st.lists(st.sampled_from(_RUN_LINES), max_size=4),
     st.sampled_from(_RUN_LAST),
     st.sampled_from(["", "x\n\n", "```\nc\n```\n"]),
+    _EOL,
 )
-@example("# h", ["a"] * 3, "`[[reply_to_current]]`", "")
-@example("- `i", ["a"], "b`", "")  # a list item's lazy lines continue its paragraph
-@example("- `i", ["a"], "===", "")  # ...and an underline after them is text
-@example("a `x", ["b"], "===", "")  # a setext heading's content pairs as the paragraph
+@example("# h", ["a"] * 3, "`[[reply_to_current]]`", "", "\n")
+@example("# h", ["a"] * 3, "`[[reply_to_current]]`", "", "\r\n")
+@example("- `i", ["a"], "b`", "", "\n")  # a list item's lazy lines continue its paragraph
+@example("- `i", ["a"], "===", "", "\n")  # ...and an underline after them is text
+@example("a `x", ["b"], "===", "", "\n")  # a setext heading's content pairs as the paragraph
 def test_runs_of_lines_answer_as_the_full_parse(
-    first: str, lines: list[str], last: str, before: str
+    first: str, lines: list[str], last: str, before: str, eol: str
 ) -> None:
     """A run opening with a heading, break, quote or list line, or ending with an underline
-    or break: every offset as the full parse answers it."""
-    _assert_offsets_agree(before + "\n".join([first, *lines, last]))
+    or break: every offset as the full parse answers it (LF or CRLF lines)."""
+    _assert_offsets_agree((before + "\n".join([first, *lines, last])).replace("\n", eol))
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
@@ -973,15 +995,19 @@ def test_a_run_of_lines_with_a_block_at_an_end_is_answered_without_a_parse(
     # an underline at its end sent a megabyte run with a tag in code to markdown-it-py
     # (3.4-8.9 s/MB in parse_directives and parse_reply).
     parses, real = _count_parses(monkeypatch)
-    text = head + "a\n" * 20_000 + "x `y` [[reply_to_current]] ``z``" + tail
-    at = text.index("`y`")
-    cm = CodeMap(text)
-    offsets = range(at - 4, len(text) - len(tail) + 1)  # (an underline holds no construct)
-    answers = [cm.in_code(p) for p in offsets]
-    assert parses == []
-    full = real(text)
-    assert answers == [full.in_code(p) for p in offsets]
-    assert "[[reply_to_current]]" not in richout.parse_reply(text).text
+    for eol in ("\n", "\r\n"):  # (a CRLF text's runs are read alike)
+        text = (head + "a\n" * 20_000 + "x `y` [[reply_to_current]] ``z``" + tail).replace(
+            "\n", eol
+        )
+        at = text.index("`y`")
+        cm = CodeMap(text)
+        end = len(text) - len(tail.replace("\n", eol)) + 1  # (an underline holds no construct)
+        answers = [cm.in_code(p) for p in range(at - 4, end)]
+        assert parses == []
+        full = real(text)
+        assert answers == [full.in_code(p) for p in range(at - 4, end)]
+        assert "[[reply_to_current]]" not in richout.parse_reply(text).text
+        parses.clear()
     assert parses == []
 
 
@@ -992,14 +1018,16 @@ def test_a_long_block_quote_is_answered_without_a_parse(monkeypatch: pytest.Monk
     # the parse's; a fence in it, or a quote line after a lazy one, still parses (a lazy
     # line after a one-line quote continues the quote's paragraph, which the run pairs).
     parses, real = _count_parses(monkeypatch)
-    text = "> `a` [[reply_to_current]] ``b``\n" * 3000
-    cm = CodeMap(text)
-    answers = [cm.in_code(p) for p in range(0, len(text), 7)]
-    assert parses == []
-    full = real(text)
-    assert answers == [full.in_code(p) for p in range(0, len(text), 7)]
-    assert richout.parse_directives(text).reply_to_current
-    assert parses == []
+    for eol in ("\n", "\r\n"):
+        text = "> `a` [[reply_to_current]] ``b``" + eol
+        text *= 3000
+        cm = CodeMap(text)
+        answers = [cm.in_code(p) for p in range(0, len(text), 7)]
+        assert parses == []
+        full = real(text)
+        assert answers == [full.in_code(p) for p in range(0, len(text), 7)]
+        assert richout.parse_directives(text).reply_to_current
+        assert parses == []
     for other, parsed in (
         ("> `a` x\nlazy ` b\n", 0),
         ("> `a` x\nlazy ` b\n> c`\n", 1),
@@ -1305,13 +1333,14 @@ _AFTER_DEFINITION = [
     st.sampled_from(_DEFINITION_LINES),
     st.lists(st.sampled_from(_AFTER_DEFINITION), min_size=1, max_size=6),
     st.sampled_from(["", "x\n\n", "```\nc\n```\n", "# h\n"]),
+    _EOL,
 )
 def test_a_definition_opening_a_run_answers_as_the_parse(
-    first: str, lines: list[str], before: str
+    first: str, lines: list[str], before: str, eol: str
 ) -> None:
     # A run whose first line is a definition: its paragraph begins on the next line unless
     # that line opens a title (linescan.after_definition); everything else is the parse's.
-    _assert_offsets_agree(before + first + "\n" + "\n".join(lines))
+    _assert_offsets_agree((before + first + "\n" + "\n".join(lines)).replace("\n", eol))
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
@@ -1320,10 +1349,12 @@ def test_a_definition_opening_a_long_run_is_read_without_a_parse(
 ) -> None:
     # Not vacuous: the run of 2,000 lines after the definition is paired, not parsed.
     parses, real = _count_parses(monkeypatch)
-    text = "[x]: /u\n" + "a\n" * 2000 + "`[[reply_to_current]]` [x]"
-    at = text.index("[[")
-    assert CodeMap(text).in_code(at) and parses == []
-    assert real(text).in_code(at)
+    for eol in ("\n", "\r\n"):
+        text = ("[x]: /u\n" + "a\n" * 2000 + "`[[reply_to_current]]` [x]").replace("\n", eol)
+        at = text.index("[[")
+        assert CodeMap(text).in_code(at) and parses == []
+        assert real(text).in_code(at)
+        parses.clear()
     # A title on the next line may run on: the parse reads it.
     titled = "[x]: /u\n'" + "a\n" * 2000 + "`[[reply_to_current]]`"
     assert CodeMap(titled).in_code(titled.index("[[")) == real(titled).in_code(titled.index("[["))
@@ -1367,11 +1398,14 @@ _SETEXT_LINES = [
 @given(
     st.sampled_from(["", "x\n\n", "- a\n\n", "> q\n", "```\nc\n```\n", "    c\n\n"]),
     st.lists(st.sampled_from(_SETEXT_LINES), min_size=1, max_size=10),
+    _EOL,
 )
-def test_setext_headings_in_a_run_answer_as_the_parse(before: str, lines: list[str]) -> None:
+def test_setext_headings_in_a_run_answer_as_the_parse(
+    before: str, lines: list[str], eol: str
+) -> None:
     # A run of top-level text lines and "=" lines (linescan.setext_underlines): each line's
     # paragraph lies between the underlines around it; any other run is read as before.
-    _assert_offsets_agree(before + "\n".join(lines))
+    _assert_offsets_agree((before + "\n".join(lines)).replace("\n", eol))
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
@@ -1381,7 +1415,8 @@ def test_setext_headings_in_a_long_run_are_read_without_a_parse(
     # Not vacuous: runs of headings and a tag in code after them are paired, not parsed.
     parses, real = _count_parses(monkeypatch)
     tag = "`[[reply_to_current]]` [[reply_to_current]]"
-    for text in ("a\n=\n" * 1000 + tag, "a\n" * 1000 + "===\n" + "a\n" * 1000 + tag):
+    lf_texts = ("a\n=\n" * 1000 + tag, "a\n" * 1000 + "===\n" + "a\n" * 1000 + tag)
+    for text in [*lf_texts, *(t.replace("\n", "\r\n") for t in lf_texts)]:
         cm = CodeMap(text)
         answers = [cm.in_code(text.index("[[")), cm.in_code(text.rindex("[["))]
         assert answers == [True, False] and parses == []

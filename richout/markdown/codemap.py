@@ -61,7 +61,7 @@ _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]
 # A line that can only be paragraph text (no block starts with these characters).
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
 _LOOKBACK = 64  # lines looked back over before an indented line is left to the parser
-_INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|$))", re.M)  # a quote or ATX heading line
+_INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|\r?$))", re.M)  # a quote or ATX heading line
 _REFERENCE = re.compile(r"\][ \t\r\n]*\[")  # a full reference's "][" (blanks taken too)
 
 

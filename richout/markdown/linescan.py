@@ -332,8 +332,10 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
     end = text.find("\n", at, hi)
     end = hi if end < 0 else end
     line = text[at:end]
+    if line.endswith("\r") and text.startswith("\n", end):
+        line = line[:-1]  # a CRLF: one line ending, as the parse reads it
     if "\r" in line:
-        return lo  # CR line breaks: as the parse reads them
+        return lo  # a lone CR breaks the line: as the parse reads it
     if at == first_line and line_start > at and line.lstrip(" ").startswith("["):
         nxt = after_definition(text, at, hi)  # a definition opening the run, on its own line
         if nxt > at:
@@ -357,7 +359,7 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
 #: rule comes first: with a delimiter row next, the line is a table's header).
 _LINE_DEFINITION = re.compile(
     r" {0,3}\[([^\[\]\\|\n]{1,999})\]:[ \t]*"
-    r"([^\s<()\\&|\x00-\x1f\x7f][^\s()\\&|\x00-\x1f\x7f]*)[ \t]*(?=\n)"
+    r"([^\s<()\\&|\x00-\x1f\x7f][^\s()\\&|\x00-\x1f\x7f]*)[ \t]*\r?(?=\n)"
 )
 #: Destinations markdown-it's link validation refuses (and a definition with one is text),
 #: ``data:`` images included here: the parse reads those.
@@ -379,7 +381,7 @@ def after_definition(text: str, at: int, hi: int) -> int:
     nxt = first = m.end() + 1
     while first < hi and text[first] in " \t":
         first += 1
-    return at if first >= hi or text[first] in "\"'(\n" else nxt
+    return at if first >= hi or text[first] in "\"'(\r\n" else nxt
 
 
 class Runs:
@@ -419,7 +421,13 @@ def run_paragraph(
 #: a block, a table's delimiter row, a definition or an HTML block.
 _NOT_TEXT_LINE = re.compile(r"^[ \t#*_+>\-\d<\[|:]", re.M)
 #: A line of "=" (a setext underline where a paragraph is open, else paragraph text).
-_EQUALS_LINE = re.compile(r"^=+[ \t]*$", re.M)
+_EQUALS_LINE = re.compile(r"^=+[ \t]*\r?$", re.M)  # (a CRLF's CR ends the line)
+
+
+def _lone_cr(text: str, start: int, end: int) -> bool:
+    """Does ``text[start:end]`` hold a CR that is no CRLF's (a line break of its own)?"""
+    crs = text.count("\r", start, end)
+    return crs > 0 and crs != text.count("\r\n", start, end + 1)
 
 
 def setext_underlines(text: str, first_line: int, hi: int) -> list[int] | None:
@@ -433,8 +441,8 @@ def setext_underlines(text: str, first_line: int, hi: int) -> list[int] | None:
     (the run's first line, or the line after an underline). Many headings in one run, or
     one in its middle, with a tag in code after them, sent the run to the parser (2-3 s/MB).
     """
-    if _NOT_TEXT_LINE.search(text, first_line, hi) is not None or "\r" in text[first_line:hi]:
-        return None  # (a CRLF's CR: the parse reads "=\r" as an underline)
+    if _NOT_TEXT_LINE.search(text, first_line, hi) is not None or _lone_cr(text, first_line, hi):
+        return None
     out: list[int] = []
     prev_end = -2
     prev_underline = False
@@ -466,6 +474,8 @@ def paragraph_end(text: str, start: int, hi: int, line_end: int) -> int:
         return hi
     end = hi - 1 if hi and text[hi - 1] == "\n" else hi
     last = text.rfind("\n", line_end, end) + 1
+    if end > last and text[end - 1] == "\r":
+        end -= 1  # a CRLF, or a CR ending the text: the line's ending either way
     if last <= line_end or "\r" in text[last:end]:
         return hi
     return last if _UNDERLINE.fullmatch(text, last, end) is not None else hi

@@ -29,7 +29,7 @@ def quote_content(text: str, a: int, b: int) -> int | None:
     """Where the content of the line ``text[a:b]`` starts when it is a block quote line that
     can only be paragraph text: ``>`` at column 0, one optional space (not a tab), then
     content that is not blank and opens no block (:data:`~richout.markdown.spans.LINE_STARTER`),
-    with no CR anywhere; else None."""
+    with no CR but a CRLF's at its end; else None."""
     if a >= b or text[a] != ">":
         return None
     c = a + 1
@@ -38,6 +38,8 @@ def quote_content(text: str, a: int, b: int) -> int | None:
     elif c < b and text[c] == "\t":
         return None
     line = text[c:b]
+    if line.endswith("\r") and text.startswith("\n", b):
+        line = line[:-1]  # a CRLF: one line ending, as the parse reads it
     if not line.strip(" \t") or "\r" in line or LINE_STARTER.match(text, c) is not None:
         return None
     return c
