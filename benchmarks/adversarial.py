@@ -116,6 +116,11 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # and quote readings took for a line break of its own (1.4-2.7 s/MB)
     "crlf_heading_then_lines_tag": lambda n: "# h\r\n" + "a\r\n" * n + "`[[reply_to_current]]`",
     "crlf_quote_code_spans_tags": lambda n: "> `a` [[reply_to_current]] ``b``\r\n" * n,
+    # runs the parse read whole: empty list items, a quote whose lazy lines continue it
+    # after a paragraph, indented lines continuing a paragraph (1.7-3 s/MB)
+    "empty_items_then_tag": lambda n: "+\n" * n + "`[[reply_to_current]]`",
+    "quote_lazy_lines_tag": lambda n: "a\n> q\n" + "a\n" * n + "`[[reply_to_current]]`",
+    "indented_lines_paragraph_tag": lambda n: "a\n    b\n" * (n // 2) + "`[[reply_to_current]]`",
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -290,8 +290,8 @@ def _pieced_map(text: str, monkeypatch: pytest.MonkeyPatch) -> CodeMap:
 @pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
 def test_a_lowered_piece_minimum_really_parses_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     """The piece tests above compare pieces with the whole parse only if pieces are used."""
-    # (a quote inside a list item's run: a line the fast paths leave to the parse)
-    text = "- a\n\n  b\n\n" * 20 + "1. a\n   > - x `code` y\n"
+    # (a list nested in a list item's run: a line the fast paths leave to the parse)
+    text = "- a\n\n  b\n\n" * 20 + "1. a\n    - x `code` y\n"
     cm = _pieced_map(text, monkeypatch)
     assert [cm.in_code(p) for p in range(len(text) - 10, len(text))].count(True) == 6
     assert cm._pieces is not None and len(cm._pieces[0]) > 1
@@ -945,20 +945,51 @@ def test_a_heading_after_a_long_paragraph_is_answered_without_a_parse(
     assert CodeMap(fenced).in_code(fenced.index("[[")) == real(fenced).in_code(fenced.index("[["))
 
 
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+@pytest.mark.parametrize(
+    "body",
+    [
+        "+\n" * 20_000,  # empty list items: no paragraph is open after any of them
+        "- \n+\n" * 10_000,
+        "a\n> q\n" + "a\n" * 20_000,  # a quote interrupts a paragraph; lazy lines continue it
+        "a\n    b\n" * 10_000,  # indented lines continue a top-level paragraph
+        "a\n\tb\n" * 10_000,
+    ],
+)
+def test_runs_of_empty_items_quotes_and_indented_lines_are_read_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch, body: str
+) -> None:
+    # Not vacuous: each of these runs, with a tag in code after it, went to markdown-it-py
+    # whole (1.7-3 s/MB); each answer near the tag is the parse's.
+    parses, real = _count_parses(monkeypatch)
+    for eol in ("\n", "\r\n"):
+        text = (body + "x `y` [[reply_to_current]] ``z``").replace("\n", eol)
+        at = text.index("`y`")
+        cm = CodeMap(text)
+        answers = [cm.in_code(p) for p in range(at - 2, len(text))]  # (the tag's line)
+        assert parses == []
+        assert answers == [real(text).in_code(p) for p in range(at - 2, len(text))]
+        assert "[[reply_to_current]]" not in richout.parse_reply(text).text
+        parses.clear()
+
+
 #: The line endings the run readings are tested with: a CRLF's CR is part of its line ending.
 _EOL = st.sampled_from(["\n", "\r\n"])
 
 #: Runs of lines that open with a block of their own line or a container line, or end with
 #: an underline; plain lines, code spans and tags between, and what keeps a run to the parse.
 _RUN_FIRST = ["# h", "## `h`", "---", "***", "> q", "> `q", "- i", "- `i", "1. `o", "-", ">", "a"]
+_RUN_FIRST += ["+", "> ", "  a", "    `a"]
 _RUN_LINES = ["a", "`b` x", "x ``", "`[[x]]`", "[l](u)", "  c", "    d", "> e", "- f", "# g"]
+# empty containers, indented continuation lines, quote lines that lazy lines may join
+_RUN_LINES += ["+", ">", "- ", ">    ", "1.", "    `d", "\t`t", "      - x", "> `e", ">`"]
 _RUN_LAST = ["", "===", "---", "-", "***", "- - -", "= =", "`z`", "> `z`"]
 
 
 @settings(max_examples=3000, deadline=None)
 @given(
     st.sampled_from(_RUN_FIRST),
-    st.lists(st.sampled_from(_RUN_LINES), max_size=4),
+    st.lists(st.sampled_from(_RUN_LINES), max_size=6),
     st.sampled_from(_RUN_LAST),
     st.sampled_from(["", "x\n\n", "```\nc\n```\n"]),
     _EOL,
@@ -1339,7 +1370,7 @@ def test_a_definition_opening_a_run_answers_as_the_parse(
     first: str, lines: list[str], before: str, eol: str
 ) -> None:
     # A run whose first line is a definition: its paragraph begins on the next line unless
-    # that line opens a title (linescan.after_definition); everything else is the parse's.
+    # that line opens a title (spans.after_definition); everything else is the parse's.
     _assert_offsets_agree((before + first + "\n" + "\n".join(lines)).replace("\n", eol))
 
 

@@ -470,7 +470,8 @@ class CodeMap:
             return None
         key = (lo, hi)
         if key not in self._para_spans:
-            self._para_spans[key] = self._pair_backticks(text[lo:hi])
+            top = not lo or text[lo - 1] == "\n" or text[lo] == "\n"
+            self._para_spans[key] = self._pair_backticks(text[lo:hi], top=top)
         spans = self._para_spans[key]
         if spans is None:
             return None
@@ -485,15 +486,15 @@ class CodeMap:
         return self._refdefs and _REFERENCE.search(chunk) is not None
 
     def _pair_backticks(
-        self, chunk: str, *, one_line: bool = False, starters: bool = True
+        self, chunk: str, *, one_line: bool = False, starters: bool = True, top: bool = False
     ) -> list[tuple[int, int]] | None:
-        """Code spans of a plain paragraph, or None when the paragraph is not plain.
-        ``one_line``: ``chunk`` is the whole text, one line (:func:`para_unsafe` reads its own
-        definition); ``starters=False``: :func:`one_paragraph` found no line starter."""
+        """Code spans of a plain paragraph, or None when it is not plain. ``one_line``: ``chunk``
+        is the whole text, one line (:func:`para_unsafe` reads its definition); ``starters=False``:
+        no line starter (:func:`one_paragraph`); ``top``: :func:`has_line_starter`'s."""
         if "`" not in chunk:
             return []
         if not one_line and self._definitions_matter(chunk):
             return None
-        if para_unsafe(chunk, one_line=one_line) or (starters and has_line_starter(chunk)):
+        if para_unsafe(chunk, one_line=one_line) or (starters and has_line_starter(chunk, top=top)):
             return None
         return code_spans(chunk)

@@ -12,7 +12,7 @@ import bisect
 import re
 from itertools import accumulate
 
-from richout.markdown.spans import LINE_STARTER
+from richout.markdown.spans import LINE_STARTER, after_definition
 from richout.text.chars import contains, find_str
 
 __all__ = [
@@ -68,10 +68,9 @@ def is_blank(line: str) -> bool:
 def lf_lines(text: str) -> str:
     """``text`` with LF for each lone CR, when it holds no CRLF; else ``text``.
 
-    The parser reads a lone CR as a line feed (CommonMark's line endings), so the result has
-    the lines, the length and the code regions of ``text``, and the code map's local
-    readings, which know LF lines only, answer for it (CR-only lines were parsed whole:
-    4 s/MB). A CRLF is one line ending of two characters: no same-length text reads so.
+    The parser reads a lone CR as a line feed, so the result has the lines, length and code
+    regions of ``text``, read by the code map's LF-line readings (CR-only lines were parsed
+    whole: 4 s/MB). A CRLF is one line ending of two characters (the readings know it).
     """
     if "\r" in text and "\r\n" not in text:
         return text.replace("\r", "\n")
@@ -304,8 +303,10 @@ CONTAINER_LINE = re.compile(r" {0,3}(?:[>*+-]|\d{1,9}[.)])")
 
 #: A line at column 0 that starts a block whatever comes before it, so that the lines after
 #: it (plain ones) belong to it: an ATX heading, a bullet list item with content, an
-#: ordered one numbered 1 (the only number that interrupts a paragraph).
-_BLOCK_LINE = re.compile(r"^(?:#{1,6}(?:[ \t]|$)|[-+*][ \t]+\S|1[.)][ \t]+\S)", re.M)
+#: ordered one numbered 1 (the only number that interrupts a paragraph), a block quote
+#: (indented up to three spaces too: a quote line that lazy lines and a later one continue).
+_BLOCK_LINE = re.compile(r"^(?:#{1,6}(?:[ \t]|$)|[-+*][ \t]+\S|1[.)][ \t]+\S| {0,3}>)", re.M)
+_QUOTE_LINE = re.compile(r" {0,3}>")
 
 
 def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int, list[int]]) -> int:
@@ -316,8 +317,9 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
     thematic break is skipped for a later line; a block quote or list item whose content
     opens no other block gives that content's start (its later lines, when none opens a
     block, which the caller's pairing checks, continue its paragraph lazily; the markers
-    hold no backtick). Such lines are the run's first, or a column-0 heading or list item
-    that interrupts it (:data:`_BLOCK_LINE`, found once per run and kept in ``blocks``).
+    hold no backtick). Such lines are the run's first, or a column-0 heading, quote or list
+    item that interrupts it (:data:`_BLOCK_LINE`, found once per run and kept in ``blocks``);
+    empty container lines after one are skipped (:func:`_past_empty_items`).
     A link reference definition on the run's first line gives the next line
     (:func:`after_definition`). Else ``lo``. A tag in code after a heading, quote or list
     line, or a definition, in a run of 500k lines sent the whole megabyte to the parser
@@ -329,6 +331,8 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
         found = blocks[lo] = [m.start() for m in _BLOCK_LINE.finditer(text, first_line, hi)]
     k = bisect.bisect_right(found, line_start) - 1
     at = found[k] if k >= 0 else first_line
+    if k > 0 and _QUOTE_LINE.match(text, at) and _QUOTE_LINE.match(text, found[k - 1]):
+        return lo  # a quote line may continue the paragraph an earlier one's lazy lines hold
     end = text.find("\n", at, hi)
     end = hi if end < 0 else end
     line = text[at:end]
@@ -341,47 +345,40 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
         if nxt > at:
             return nxt
     if _OWN_LINE_BLOCK.match(line) is not None:
-        return end + 1 if line_start > at else lo  # (a heading's own line: the caller's)
+        # (a heading's own line: the caller's)
+        return _past_empty_items(text, end + 1, line_start, hi) if line_start > at else lo
     if CONTAINER_LINE.match(line) is not None:
-        c = container_content(text, at, end)
-        if c == end:
+        stop = at + len(line)  # (before a CRLF's CR)
+        c = container_content(text, at, stop)
+        if c == stop:
             # An empty container line: no paragraph for the next line to continue.
-            return end + 1 if line_start > at else lo
+            return _past_empty_items(text, end + 1, line_start, hi) if line_start > at else lo
         if c is not None and LINE_STARTER.match(text, c) is None:
             return c
     return lo
 
 
-#: A link reference definition that is a whole line, read as the parser reads it or not
-#: at all: a label without brackets or escapes, then ``]:``, a destination without angle
-#: brackets, parentheses, escapes, entities (``&``: the parser decodes them before it
-#: validates the link) or whitespace, and blanks to the line's end; no ``|`` (the table
-#: rule comes first: with a delimiter row next, the line is a table's header).
-_LINE_DEFINITION = re.compile(
-    r" {0,3}\[([^\[\]\\|\n]{1,999})\]:[ \t]*"
-    r"([^\s<()\\&|\x00-\x1f\x7f][^\s()\\&|\x00-\x1f\x7f]*)[ \t]*\r?(?=\n)"
-)
-#: Destinations markdown-it's link validation refuses (and a definition with one is text),
-#: ``data:`` images included here: the parse reads those.
-_REFUSED_SCHEME = re.compile(r"(?:vbscript|javascript|file|data):", re.IGNORECASE)
+#: Lines :func:`container_content` finds empty: a bullet then spaces, ">" then at most four.
+_EMPTY_ITEMS = re.compile(r"(?: {0,3}(?:[-+*] *|> {0,4})\r?\n)*")
 
 
-def after_definition(text: str, at: int, hi: int) -> int:
-    """The start of the line after a :data:`_LINE_DEFINITION` at the line start ``at`` of
-    a run of lines ending at ``hi``, where its paragraph begins; else ``at``.
-
-    A definition opening a paragraph is not inline content, and one on a line of its own
-    ends there unless the next line opens its title (``"``, ``'`` or ``(`` after blanks),
-    which may run on for lines: the parse's to read. The parser validates the destination
-    as a link's: one with a refused scheme (``javascript:``...) makes no definition.
-    """
-    m = _LINE_DEFINITION.match(text, at, hi)
-    if m is None or not m.group(1).strip() or _REFUSED_SCHEME.match(m.group(2)):
-        return at  # (an empty label defines nothing; a refused link is no definition)
-    nxt = first = m.end() + 1
-    while first < hi and text[first] in " \t":
-        first += 1
-    return at if first >= hi or text[first] in "\"'(\r\n" else nxt
+def _past_empty_items(text: str, at: int, line_start: int, hi: int) -> int:
+    """The first line from ``at`` (no paragraph open) up to ``line_start`` that is no empty
+    container line: such a line opens a container holding nothing, so no paragraph is open
+    after it either. 250k empty list items went to the parser whole (2.3 s/MB)."""
+    m = _EMPTY_ITEMS.match(text, at, line_start)
+    at = m.end() if m else at  # (then any line the pattern leaves out)
+    while at < line_start:
+        end = text.find("\n", at, hi)
+        end = hi if end < 0 else end
+        stop = end - 1 if text.startswith("\r\n", end - 1) else end  # (a CRLF's CR)
+        if (
+            CONTAINER_LINE.match(text, at, stop) is None
+            or container_content(text, at, stop) != stop
+        ):
+            break
+        at = end + 1
+    return at
 
 
 class Runs:
