@@ -979,10 +979,23 @@ _EOL = st.sampled_from(["\n", "\r\n"])
 #: Runs of lines that open with a block of their own line or a container line, or end with
 #: an underline; plain lines, code spans and tags between, and what keeps a run to the parse.
 _RUN_FIRST = ["# h", "## `h`", "---", "***", "> q", "> `q", "- i", "- `i", "1. `o", "-", ">", "a"]
-_RUN_FIRST += ["+", "> ", "  a", "    `a"]
+_RUN_FIRST += ["+", "> ", "  a", "    `a", "- >`", "2. >`", "x"]
 _RUN_LINES = ["a", "`b` x", "x ``", "`[[x]]`", "[l](u)", "  c", "    d", "> e", "- f", "# g"]
 # empty containers, indented continuation lines, quote lines that lazy lines may join
-_RUN_LINES += ["+", ">", "- ", ">    ", "1.", "    `d", "\t`t", "      - x", "> `e", ">`"]
+_RUN_LINES += [
+    "+",
+    ">",
+    "- ",
+    ">    ",
+    "1.",
+    "    `d",
+    "\t`t",
+    "      - x",
+    "> `e",
+    ">`",
+    "  >`",
+    "   >`",
+]
 _RUN_LAST = ["", "===", "---", "-", "***", "- - -", "= =", "`z`", "> `z`"]
 
 
@@ -999,6 +1012,9 @@ _RUN_LAST = ["", "===", "---", "-", "***", "- - -", "= =", "`z`", "> `z`"]
 @example("- `i", ["a"], "b`", "", "\n")  # a list item's lazy lines continue its paragraph
 @example("- `i", ["a"], "===", "", "\n")  # ...and an underline after them is text
 @example("a `x", ["b"], "===", "", "\n")  # a setext heading's content pairs as the paragraph
+# a quote line continuing a quote nested in a list item (review): not a quote of its own
+@example("- >`", ["  >`"], "", "", "\n")
+@example("- > `a", ["b", "  > c`"], "", "", "\r\n")
 def test_runs_of_lines_answer_as_the_full_parse(
     first: str, lines: list[str], last: str, before: str, eol: str
 ) -> None:
@@ -1284,9 +1300,9 @@ def test_a_reply_parses_each_text_once(monkeypatch: pytest.MonkeyPatch, explain:
     parses, _ = _count_parses(monkeypatch)
     lines = "a\n" * 40
     shapes = (
-        "[x]: /u\n'" + lines + "`[[reply_to_current]]`",  # a definition's title may run on
+        "[x]: /u\n'\\" + lines + "`[[reply_to_current]]`",  # an escape in a definition's title
         "| a | b |\n|---|---|\n" + lines + "`[[reply_to_current]]`",  # a table opens it
-        "[x]: /u\n'" + lines + "`[[reply_to_current]]` [[reply_to:m2]]",  # the tag removed
+        "[x]: /u\n'\\" + lines + "`[[reply_to_current]]` [[reply_to:m2]]",  # the tag removed
     )
     for text in shapes:
         parses.clear()
@@ -1334,6 +1350,19 @@ _DEFINITION_LINES = [
     "[a|b]: /u",
 ]
 _AFTER_DEFINITION = [
+    # titles on the next line: closed at once, later, never, or with more after them
+    "'a",
+    "a'",
+    "a' ",
+    "a' x",
+    '"',
+    '"t" \t',
+    "(t",
+    "t)",
+    "(t(u)",
+    "a\\'",
+    "'t'",
+    "  'a `b",
     ":-:",
     "a `b",
     "``a`",
@@ -1370,7 +1399,7 @@ def test_a_definition_opening_a_run_answers_as_the_parse(
     first: str, lines: list[str], before: str, eol: str
 ) -> None:
     # A run whose first line is a definition: its paragraph begins on the next line unless
-    # that line opens a title (spans.after_definition); everything else is the parse's.
+    # that line opens a title (definitions.after_definition); everything else is the parse's.
     _assert_offsets_agree((before + first + "\n" + "\n".join(lines)).replace("\n", eol))
 
 
@@ -1386,10 +1415,19 @@ def test_a_definition_opening_a_long_run_is_read_without_a_parse(
         assert CodeMap(text).in_code(at) and parses == []
         assert real(text).in_code(at)
         parses.clear()
-    # A title on the next line may run on: the parse reads it.
-    titled = "[x]: /u\n'" + "a\n" * 2000 + "`[[reply_to_current]]`"
-    assert CodeMap(titled).in_code(titled.index("[[")) == real(titled).in_code(titled.index("[["))
-    assert len(parses) == 1
+    # A title on the next line: never closed, closed with more on its line, or closed a few
+    # lines on, the paragraph's start is read; a backslash in it leaves it to the parse.
+    tag = "`[[reply_to_current]]`"
+    for titled, parsed in (
+        ("[x]: /u\n'" + "a\n" * 2000 + tag, 0),
+        ("[x]: /u\n'a\n" + "'a\n" * 2000 + tag, 0),
+        ("[x]: /u\n(a\nb\nc)\n" + "a\n" * 2000 + tag + "\n[x]", 0),
+        ("[x]: /u\n'a\\'\n" + "a\n" * 2000 + tag, 1),
+    ):
+        at = titled.index("[[")
+        assert CodeMap(titled).in_code(at) == real(titled).in_code(at), titled[:20]
+        assert len(parses) == parsed, titled[:20]
+        parses.clear()
 
 
 #: Lines of runs of paragraph text and "=" lines, and the lines just outside that shape.

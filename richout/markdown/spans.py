@@ -19,7 +19,6 @@ from richout.text.chars import contains
 __all__ = [
     "LINE_STARTER",
     "WHITESPACE",
-    "after_definition",
     "autolink_may_hold_backtick",
     "backtick_runs",
     "code_spans",
@@ -297,27 +296,20 @@ def heading_spans(line: str) -> list[tuple[int, int]] | None:
 def has_line_starter(chunk: str, *, top: bool = False) -> bool:
     """Does a line of ``chunk`` start with what may open a block (:data:`LINE_STARTER`)?
 
-    ``top``: ``chunk`` starts at a line start (after line breaks) outside any container;
-    when its first line is then unindented paragraph text, its later lines continue a
-    top-level paragraph, which no indentation interrupts (a paragraph of 500k lines, every
-    other one indented, went to the parser whole: 1.7 s/MB). Matched at each line start
-    found by ``find``: a multi-line ``^`` pattern walks every character of a long line.
+    ``top``: ``chunk`` starts at a line start (after line breaks) where no paragraph is open
+    (the code map's runs: after a blank line, a fence, a heading, empty containers or a
+    definition), so an unindented first line that opens no block is a top-level paragraph's
+    (no container continues an unindented line there), and no indentation interrupts it
+    (a paragraph of 500k lines, every other one indented, went to the parser whole:
+    1.7 s/MB). Each line is matched in C
+    (``map`` over the split lines): a loop of ``find`` and ``match`` cost 0.46 µs a line.
     """
-    match = LINE_STARTER.match
-    i = -1
     if top:
         first = len(chunk) - len(chunk.lstrip("\r\n"))
-        if chunk[first : first + 1] not in (" ", "\t") and match(chunk, first) is None:
-            match = _UNINDENTED_STARTER.match
+        if chunk[first : first + 1] not in (" ", "\t") and LINE_STARTER.match(chunk, first) is None:
             i = chunk.find("\n", first)
-            if i < 0:
-                return False
-    while True:
-        if match(chunk, i + 1) is not None:
-            return True
-        i = chunk.find("\n", i + 1)
-        if i < 0:
-            return False
+            return i >= 0 and any(map(_UNINDENTED_STARTER.match, chunk[i + 1 :].split("\n")))
+    return any(map(LINE_STARTER.match, chunk.split("\n")))
 
 
 def backtick_runs(chunk: str) -> list[tuple[int, int]]:
@@ -457,35 +449,3 @@ def _pair_indexed(runs: list[tuple[int, int]]) -> list[tuple[int, int]]:
         spans.append((a, runs[j][1]))
         i = j + 1
     return spans
-
-
-#: A link reference definition that is a whole line, read as the parser reads it or not
-#: at all: a label without brackets or escapes, then ``]:``, a destination without angle
-#: brackets, parentheses, escapes, entities (``&``: the parser decodes them before it
-#: validates the link) or whitespace, and blanks to the line's end; no ``|`` (the table
-#: rule comes first: with a delimiter row next, the line is a table's header).
-_LINE_DEFINITION = re.compile(
-    r" {0,3}\[([^\[\]\\|\n]{1,999})\]:[ \t]*"
-    r"([^\s<()\\&|\x00-\x1f\x7f][^\s()\\&|\x00-\x1f\x7f]*)[ \t]*\r?(?=\n)"
-)
-#: Destinations markdown-it's link validation refuses (and a definition with one is text),
-#: ``data:`` images included here: the parse reads those.
-_REFUSED_SCHEME = re.compile(r"(?:vbscript|javascript|file|data):", re.IGNORECASE)
-
-
-def after_definition(text: str, at: int, hi: int) -> int:
-    """The start of the line after a :data:`_LINE_DEFINITION` at the line start ``at`` of
-    a run of lines ending at ``hi``, where its paragraph begins; else ``at``.
-
-    A definition opening a paragraph is not inline content, and one on a line of its own
-    ends there unless the next line opens its title (``"``, ``'`` or ``(`` after blanks),
-    which may run on for lines: the parse's to read. The parser validates the destination
-    as a link's: one with a refused scheme (``javascript:``...) makes no definition.
-    """
-    m = _LINE_DEFINITION.match(text, at, hi)
-    if m is None or not m.group(1).strip() or _REFUSED_SCHEME.match(m.group(2)):
-        return at  # (an empty label defines nothing; a refused link is no definition)
-    nxt = first = m.end() + 1
-    while first < hi and text[first] in " \t":
-        first += 1
-    return at if first >= hi or text[first] in "\"'(\r\n" else nxt

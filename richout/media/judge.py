@@ -74,8 +74,9 @@ class Judge:
     def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:
         """``check_reference`` with the given switches, memoised."""
         if spaces or bare:
-            # Without the switches the candidate is refused as media.not_a_reference when it
-            # holds whitespace, and bare filenames only turn that code into another answer:
+            # Without the switches a candidate holding whitespace is refused as
+            # media.not_a_reference (or media.too_long, which is asked first and which no
+            # switch changes), and bare filenames only turn that code into another answer:
             # any other answer already known is the answer with them (tests/test_policy.py).
             # A refused token's fallback and its explanation ask again with the switches
             # on; the memo key below costs more than this look-up.
