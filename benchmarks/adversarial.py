@@ -121,6 +121,11 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "empty_items_then_tag": lambda n: "+\n" * n + "`[[reply_to_current]]`",
     "quote_lazy_lines_tag": lambda n: "a\n> q\n" + "a\n" * n + "`[[reply_to_current]]`",
     "indented_lines_paragraph_tag": lambda n: "a\n    b\n" * (n // 2) + "`[[reply_to_current]]`",
+    # a definition whose next line opens a title never closed, or closed with more after it
+    "definition_open_title_lines_tag": lambda n: (
+        '[x]: /u\n"a\n' + "a\n" * n + "`[[reply_to_current]]`"
+    ),
+    "definition_quote_lines_tag": lambda n: "[x]: /u\n" + "'a\n" * n + "`[[reply_to_current]]`",
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,
