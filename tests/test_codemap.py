@@ -113,6 +113,10 @@ def _fresh(text: str) -> CodeMap:
     return CodeMap(text)
 
 
+#: The line endings the run readings are tested with: a CRLF's CR is part of its line ending.
+_EOL = st.sampled_from(["\n", "\r\n"])
+
+
 @settings(max_examples=3000, deadline=None)
 @given(markdownish())
 def test_fast_line_answers_equal_full_parse(text: str) -> None:
@@ -600,7 +604,8 @@ def test_one_paragraph_reads_each_line(text: str) -> None:
     lines = text.split("\n")
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()  # a final line break ends the text, not a blank line
-    expected = "\r" not in text and not any(
+    lone_cr = text.count("\r") != text.count("\r\n")  # (a CRLF is one line ending)
+    expected = not lone_cr and not any(
         is_blank(line) or spans.LINE_STARTER.match(line) for line in lines
     )
     assert spans.one_paragraph(text) == expected, text
@@ -839,15 +844,19 @@ _PART_HEADS = st.sampled_from(["", "\n", "\n\n", " \n"]) | st.lists(
         max_size=4,
     ),
     st.sampled_from(["", "\n"]),
+    _EOL,
 )
-@example("x ``b``\n", ["> `a` [[reply_to_current]] ``b``", "> `a` [["], "")
-@example("", ["> `a", "> b`"], "\n")  # a span across two quote lines
-@example("`a\n", ["> b`"], "")  # no span from the paragraph into the quote
-def test_a_quoted_part_answers_as_the_full_parse(head: str, lines: list[str], end: str) -> None:
+@example("x ``b``\n", ["> `a` [[reply_to_current]] ``b``", "> `a` [["], "", "\n")
+@example("", ["> `a", "> b`"], "\n", "\n")  # a span across two quote lines
+@example("`a\n", ["> b`"], "", "\n")  # no span from the paragraph into the quote
+@example("x ``b``\n", ["> `a` [[reply_to_current]] ``b``", "> `a` [["], "", "\r\n")
+def test_a_quoted_part_answers_as_the_full_parse(
+    head: str, lines: list[str], end: str, eol: str
+) -> None:
     """Where ``quoted_part_spans`` answers a paragraph's lines then a quote's, every offset
     is in a span exactly when the parse puts it in code, and the code map's paragraph spans
-    are those spans."""
-    text = head + "\n".join(lines) + end
+    are those spans (LF or CRLF line endings)."""
+    text = (head + "\n".join(lines) + end).replace("\n", eol)
     found = quoted_part_spans(text)
     if found is not None:
         full = _fresh(text).full()
@@ -866,20 +875,21 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
     assert quoted_part_spans("\n> `a\n> b`\n") == [(3, 10)]
     assert quoted_part_spans("> x") == []
     assert quoted_part_spans("> `a` x\n> `b`") == [(2, 5), (10, 13)]  # every line quoted
+    assert quoted_part_spans("> `a`\r\n> b`") == [(2, 5)]  # a CRLF ends a line as an LF does
     # A part that ends as a quote line begins (nothing after its marker yet): the quote's
     # paragraph ends before it.
     assert quoted_part_spans("`a` x\n> `b` [[reply_to_current]]\n> ") == [(0, 3), (8, 11)]
     assert quoted_part_spans("`a`\n>") == [(0, 3)]
     # ...and what may change the structure or the pairing is left to the general path: a
     # lazy line, a quote line opening a block or holding nothing, a blank line inside the
-    # head, a CR, a definition, a link holding a backtick, no quote at all.
+    # head, a lone CR, a definition, a link holding a backtick, no quote at all.
     for text in (
         "> `a`\nlazy `",
         "> - `a`",
         "> `a`\n>\n> `b`",
         "> `a`\n> \nlazy `",
         "x\n\ny\n> `a`",
-        "> `a`\r\n> b`",
+        "> `a`\r> b`",
         "[x]: /u\n> `a`",
         "> [a](`b`)",
         "`a` x > y",
@@ -972,9 +982,6 @@ def test_runs_of_empty_items_quotes_and_indented_lines_are_read_without_a_parse(
         assert "[[reply_to_current]]" not in richout.parse_reply(text).text
         parses.clear()
 
-
-#: The line endings the run readings are tested with: a CRLF's CR is part of its line ending.
-_EOL = st.sampled_from(["\n", "\r\n"])
 
 #: Runs of lines that open with a block of their own line or a container line, or end with
 #: an underline; plain lines, code spans and tags between, and what keeps a run to the parse.
@@ -1214,12 +1221,14 @@ def test_a_paragraphs_spans_are_read_once_and_only_near(monkeypatch: pytest.Monk
 def test_paragraph_spans_only_for_one_plain_paragraph() -> None:
     assert _fresh("[[reply_to_current]] ``b`` `a` x").paragraph_spans() == [(21, 26), (27, 30)]
     assert _fresh("no code here").paragraph_spans() == []
-    # Several lines of one paragraph pair as one (a lone CR ends a line as LF does); a blank
-    # line, a CRLF, a line opening a block, or a pairing the parse must decide: no spans.
+    # Several lines of one paragraph pair as one (a lone CR or a CRLF ends a line as LF
+    # does); a blank line, a line opening a block, or a pairing the parse must decide (or a
+    # CRLF beside a lone CR): no spans.
     assert _fresh("`a`\nb ``c`` `\nd`").paragraph_spans() == [(0, 3), (6, 11), (12, 16)]
     assert _fresh("`a`\rb ``c`` `\rd`").paragraph_spans() == [(0, 3), (6, 11), (12, 16)]
     assert _fresh("`a\n`\n").paragraph_spans() == [(0, 4)]
-    for text in ("`a`\n\nb", "`a`\n \n", "`a`\r\nb", "`a`\r\rb", "`a`\n    b", "# `a`"):
+    assert _fresh("`a`\r\nb `c\r\nd`").paragraph_spans() == [(0, 3), (7, 13)]
+    for text in ("`a`\n\nb", "`a`\n \n", "`a`\r\n\r\nb", "`a`\r\n\rb", "`a`\n    b", "# `a`"):
         assert _fresh(text).paragraph_spans() is None, text
     # A paragraph's lines then a quote's (a streamed part of a quote) pair each on its own.
     assert _fresh("`a`\n> b `c`").paragraph_spans() == [(0, 3), (8, 11)]

@@ -169,15 +169,15 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     Asked once per text, it spares a short part the line index, fence scan and run records
     of the general path (about half of a streamed quote part's cost).
     """
-    if "\r" in text or contains(text, "]:"):
-        return None  # a definition can make "[x]" a link (as in CodeMap); CR: the parse
+    if ("\r" in text and text.count("\r") != text.count("\r\n")) or contains(text, "]:"):
+        return None  # a definition can make "[x]" a link (as in CodeMap); a lone CR: the parse
     quoted = text.startswith(">")
     q = 0 if quoted else text.find("\n>") + 1
     if q == 0 and not quoted:
         return None
     found: list[tuple[int, int]] = []
-    if q and text[:q].strip(" \t\n"):
-        head = text[: q - 1]
+    if q and text[:q].strip(" \t\r\n"):
+        head = text[: q - 2 if text.startswith("\r", q - 2) else q - 1]  # (before its CRLF)
         if not one_paragraph(head):
             return None
         if "`" in head:

@@ -253,15 +253,16 @@ def autolink_may_hold_backtick(chunk: str) -> bool:
 
 #: A blank line: only spaces and tabs from the text's start or a line break to the next line
 #: break or the text's end.
-_BLANK_LINE = re.compile(r"(?:\A|\n)[ \t]*(?:\n|\Z)")
+_BLANK_LINE = re.compile(r"(?:\A|\n)[ \t]*\r?(?:\n|\Z)")
 
 
 def one_paragraph(text: str) -> bool:
-    """Is all of ``text`` one paragraph: no CR, no blank line (a final line break aside), no
-    line that may open a block (:func:`has_line_starter`)? Then nothing but a table or link
-    reference definitions can take lines of it (:func:`para_unsafe` and the code map's
-    ``]:`` check leave those to the parse), and no line scan is needed to bound it."""
-    if "\r" in text:
+    """Is all of ``text`` one paragraph: no CR but a CRLF's, no blank line (a final line
+    break aside), no line that may open a block (:func:`has_line_starter`)? Then nothing but
+    a table or link reference definitions can take lines of it (:func:`para_unsafe` and the
+    code map's ``]:`` check leave those to the parse), and no line scan is needed to bound
+    it. (A CRLF is one line ending to the parser: a streamed CRLF quote was parsed.)"""
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
         return False
     if "\n" not in text:  # one line (a streamed part, most often): one match
         return LINE_STARTER.match(text) is None and bool(text.strip(" \t"))
