@@ -1372,6 +1372,8 @@ _AFTER_DEFINITION = [
     "a\\'",
     "'t'",
     "  'a `b",
+    "t'\rfoo",  # a lone CR ends the title's line for the parser
+    "'a\r# h",
     ":-:",
     "a `b",
     "``a`",

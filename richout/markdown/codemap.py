@@ -470,7 +470,7 @@ class CodeMap:
             return None
         key = (lo, hi)
         if key not in self._para_spans:
-            top = not lo or text[lo - 1] == "\n" or text[lo] == "\n"
+            top = not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)
             self._para_spans[key] = self._pair_backticks(text[lo:hi], top=top)
         spans = self._para_spans[key]
         if spans is None:

@@ -47,8 +47,8 @@ def after_definition(text: str, at: int, hi: int) -> int:
 
 
 #: A line a definition's title may not run on through unread: one that may end the lines
-#: the parser gives the definition (a block starter, indentation), or a lone CR.
-_TITLE_LINE_STOP = re.compile(r"^[ \t#*_+>\-\d<\[|:`~=]|\r(?!\n)", re.M)
+#: the parser gives the definition (a block starter, indentation).
+_TITLE_LINE_STOP = re.compile(r"^[ \t#*_+>\-\d<\[|:`~=]", re.M)
 
 
 def _after_title(text: str, first: int, hi: int, nxt: int) -> int:
@@ -71,6 +71,8 @@ def _after_title(text: str, first: int, hi: int, nxt: int) -> int:
         return nxt  # no title: the parser's reading fails, and it reads none
     end = text.find("\n", close, hi)
     end = hi if end < 0 else end
+    if text.count("\r", first, end) != text.count("\r\n", first, end + 1):
+        return 0  # a lone CR breaks a line where the parser may stop, or end the title's
     if text[close + 1 : end].rstrip("\r").strip(" \t"):
         return nxt  # something after the title on its line: read without it
     title_end = text.find("\n", first, hi)
