@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["after_definition"]
+from richout.text.chars import has_lone_cr
+
+__all__ = ["NOT_TEXT_LINE", "after_definition"]
 
 
 #: A link reference definition that is a whole line, read as the parser reads it or not
@@ -46,9 +48,11 @@ def after_definition(text: str, at: int, hi: int) -> int:
     return _after_title(text, first, hi, nxt) or at if text[first] in "\"'(" else nxt
 
 
-#: A line a definition's title may not run on through unread: one that may end the lines
-#: the parser gives the definition (a block starter, indentation).
-_TITLE_LINE_STOP = re.compile(r"^[ \t#*_+>\-\d<\[|:`~=]", re.M)
+#: A line that a run of top-level paragraph text (or setext underlines, or a definition's
+#: title) cannot hold: one with indentation (a container's line, or code), or one whose
+#: first character may open a block, a table's delimiter row, a definition or an HTML
+#: block. (Fence lines do not reach the run readings: the fence scan bounds every run.)
+NOT_TEXT_LINE = re.compile(r"^[ \t#*_+>\-\d<\[|:]", re.M)
 
 
 def _after_title(text: str, first: int, hi: int, nxt: int) -> int:
@@ -71,11 +75,11 @@ def _after_title(text: str, first: int, hi: int, nxt: int) -> int:
         return nxt  # no title: the parser's reading fails, and it reads none
     end = text.find("\n", close, hi)
     end = hi if end < 0 else end
-    if text.count("\r", first, end) != text.count("\r\n", first, end + 1):
+    if has_lone_cr(text, first, end):
         return 0  # a lone CR breaks a line where the parser may stop, or end the title's
     if text[close + 1 : end].rstrip("\r").strip(" \t"):
         return nxt  # something after the title on its line: read without it
     title_end = text.find("\n", first, hi)
-    if title_end < close and _TITLE_LINE_STOP.search(text, title_end + 1, end) is not None:
+    if title_end < close and NOT_TEXT_LINE.search(text, title_end + 1, end) is not None:
         return 0
     return end + 1 if end + 1 < hi else 0

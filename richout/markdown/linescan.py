@@ -13,9 +13,9 @@ import re
 from itertools import accumulate, chain, compress
 from operator import not_
 
-from richout.markdown.definitions import after_definition
+from richout.markdown.definitions import NOT_TEXT_LINE, after_definition
 from richout.markdown.spans import LINE_STARTER
-from richout.text.chars import contains, find_str
+from richout.text.chars import contains, find_str, has_lone_cr
 
 __all__ = [
     "CONTAINERISH",
@@ -425,18 +425,8 @@ def run_paragraph(
     return start, paragraph_end(text, start, hi, line_end)
 
 
-#: A line that a run of top-level paragraph text and setext underlines cannot hold: one
-#: with indentation (a container's line, or code), or one whose first character may open
-#: a block, a table's delimiter row, a definition or an HTML block.
-_NOT_TEXT_LINE = re.compile(r"^[ \t#*_+>\-\d<\[|:]", re.M)
 #: A line of "=" (a setext underline where a paragraph is open, else paragraph text).
 _EQUALS_LINE = re.compile(r"^=+[ \t]*\r?$", re.M)  # (a CRLF's CR ends the line)
-
-
-def _lone_cr(text: str, start: int, end: int) -> bool:
-    """Does ``text[start:end]`` hold a CR that is no CRLF's (a line break of its own)?"""
-    crs = text.count("\r", start, end)
-    return crs > 0 and crs != text.count("\r\n", start, end + 1)
 
 
 def setext_underlines(text: str, first_line: int, hi: int) -> list[int] | None:
@@ -450,7 +440,7 @@ def setext_underlines(text: str, first_line: int, hi: int) -> list[int] | None:
     (the run's first line, or the line after an underline). Many headings in one run, or
     one in its middle, with a tag in code after them, sent the run to the parser (2-3 s/MB).
     """
-    if _NOT_TEXT_LINE.search(text, first_line, hi) is not None or _lone_cr(text, first_line, hi):
+    if NOT_TEXT_LINE.search(text, first_line, hi) is not None or has_lone_cr(text, first_line, hi):
         return None
     out: list[int] = []
     prev_end = -2

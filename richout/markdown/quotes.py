@@ -20,7 +20,7 @@ from richout.markdown.spans import (
     one_paragraph,
     para_unsafe,
 )
-from richout.text.chars import contains
+from richout.text.chars import contains, has_lone_cr
 
 __all__ = ["QuoteRuns", "quote_content", "quoted_part_spans"]
 
@@ -169,7 +169,7 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     Asked once per text, it spares a short part the line index, fence scan and run records
     of the general path (about half of a streamed quote part's cost).
     """
-    if ("\r" in text and text.count("\r") != text.count("\r\n")) or contains(text, "]:"):
+    if has_lone_cr(text) or contains(text, "]:"):
         return None  # a definition can make "[x]" a link (as in CodeMap); a lone CR: the parse
     quoted = text.startswith(">")
     q = 0 if quoted else text.find("\n>") + 1

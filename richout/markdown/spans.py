@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from richout.text.chars import contains
+from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
     "LINE_STARTER",
@@ -262,7 +262,7 @@ def one_paragraph(text: str) -> bool:
     a table or link reference definitions can take lines of it (:func:`para_unsafe` and the
     code map's ``]:`` check leave those to the parse), and no line scan is needed to bound
     it. (A CRLF is one line ending to the parser: a streamed CRLF quote was parsed.)"""
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
+    if has_lone_cr(text):
         return False
     if "\n" not in text:  # one line (a streamed part, most often): one match
         return LINE_STARTER.match(text) is None and bool(text.strip(" \t"))
@@ -302,8 +302,8 @@ def has_line_starter(chunk: str, *, top: bool = False) -> bool:
     definition), so an unindented first line that opens no block is a top-level paragraph's
     (no container continues an unindented line there), and no indentation interrupts it
     (a paragraph of 500k lines, every other one indented, went to the parser whole:
-    1.7 s/MB). Each line is matched in C
-    (``map`` over the split lines): a loop of ``find`` and ``match`` cost 0.46 µs a line.
+    1.7 s/MB). Each line is matched in C (``map`` over the split lines): a loop of ``find``
+    and ``match`` cost 0.46 µs a line.
     """
     if top:
         first = len(chunk) - len(chunk.lstrip("\r\n"))

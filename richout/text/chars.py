@@ -25,6 +25,7 @@ __all__ = [
     "find_str",
     "has_double_bracket",
     "has_js_ws",
+    "has_lone_cr",
     "is_js_ws",
     "js_ltrim",
     "js_rtrim",
@@ -112,6 +113,14 @@ def find_str(text: str, needle: str, start: int = 0) -> int:
 def contains(text: str, needle: str) -> bool:
     """``needle in text`` (``needle`` not empty), through :func:`find_str`."""
     return find_str(text, needle) >= 0
+
+
+def has_lone_cr(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Does ``text[start:end]`` hold a CR that is no CRLF's (a line break of its own to
+    CommonMark, where a CRLF is one line ending)? Two C-level counts."""
+    stop = len(text) if end is None else end
+    crs = text.count("\r", start, stop)
+    return crs > 0 and crs != text.count("\r\n", start, stop + 1)
 
 
 def has_double_bracket(text: str) -> bool:
