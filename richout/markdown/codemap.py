@@ -31,6 +31,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from richout.markdown.bounds import LOOKBACK, near_blank_lines
 from richout.markdown.engine import CodeParse, Region, parse_code
 from richout.markdown.linescan import (
     CONTAINER_LINE,
@@ -38,7 +39,6 @@ from richout.markdown.linescan import (
     Runs,
     container_content,
     indent_columns,
-    is_blank,
     lf_lines,
     line_index,
     needs_code_parse,
@@ -60,7 +60,6 @@ __all__ = ["CodeMap", "Region", "needs_code_parse"]
 _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\r?$))")
 # A line that can only be paragraph text (no block starts with these characters).
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
-_LOOKBACK = 64  # lines looked back over before an indented line is left to the parser
 _INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|\r?$))", re.M)  # a quote or ATX heading line
 _REFERENCE = re.compile(r"\][ \t\r\n]*\[")  # a full reference's "][" (blanks taken too)
 
@@ -280,64 +279,19 @@ class CodeMap:
         end = starts[k + 1] - 1 if k + 1 < len(starts) else len(text)
         return starts[k], end
 
-    def _previous_line(self, line_start: int) -> int | None:
-        """Start of the line before the one starting at ``line_start``; None: too long to look."""
-        reach = self.LOCAL_REACH
-        end = line_start - 1
-        lf = self._src.rfind("\n", max(end - reach, 0), end)
-        if lf < 0 and end > reach:
-            return None
-        return lf + 1
-
     def _paragraph_bounds(self, line_start: int, line_end: int) -> tuple[int, int]:
         """End of the blank line before the line, start of the blank line after (or the ends)."""
-        text = self._src
-        n = len(text)
         if self._line_starts is None:
-            lo: int | None = 0
-            a = line_start
             # Bounded: at most LOCAL_REACH characters each way, then the index answers.
-            for _ in range(_LOOKBACK):
-                if a == 0:
-                    break
-                prev = self._previous_line(a)
-                if prev is None or line_start - prev > self.LOCAL_REACH:
-                    lo = None
-                    break
-                if is_blank(text[prev : a - 1]):
-                    lo = a - 1
-                    break
-                a = prev
-            else:
-                lo = None
-            hi: int | None = n
-            b = line_end
-            for _ in range(_LOOKBACK):
-                if b >= n:
-                    break
-                start = b + 1
-                b = text.find("\n", start, start + self.LOCAL_REACH)
-                if b < 0:
-                    if start + self.LOCAL_REACH < n:
-                        hi = None
-                        break
-                    b = n
-                if b - line_end > self.LOCAL_REACH:
-                    hi = None
-                    break
-                if is_blank(text[start:b]):
-                    hi = start
-                    break
-            else:
-                hi = None
-            if lo is not None and hi is not None:
-                return lo, hi
+            near = near_blank_lines(self._src, line_start, line_end, self.LOCAL_REACH)
+            if near is not None:
+                return near
         self._index()
         k = bisect.bisect_right(self._blank_ends, line_start) - 1
-        lo_ = self._blank_ends[k] if k >= 0 else 0
+        lo = self._blank_ends[k] if k >= 0 else 0
         k = bisect.bisect_left(self._blank_starts, line_end)
-        hi_ = self._blank_starts[k] if k < len(self._blank_starts) else n
-        return lo_, hi_
+        hi = self._blank_starts[k] if k < len(self._blank_starts) else len(self._src)
+        return lo, hi
 
     def _indented_line(self, line_start: int) -> bool | None:
         """Is a line indented four or more columns indented code? None when unsure. Outside
@@ -362,7 +316,7 @@ class CodeMap:
         starts = self._index()
         k = bisect.bisect_right(starts, ls) - 1
         saw_blank = False
-        for j in range(k - 1, max(k - _LOOKBACK, -1), -1):
+        for j in range(k - 1, max(k - LOOKBACK, -1), -1):
             a = starts[j]
             b = starts[j + 1] - 1
             line = text[a:b]
@@ -376,7 +330,7 @@ class CodeMap:
             if _PLAIN_TEXT_LINE.match(line) and self._paragraph_above(ls):
                 return False  # a lazy paragraph continuation
             return None
-        if k - _LOOKBACK >= 0:
+        if k - LOOKBACK >= 0:
             return None  # every looked-at line was indented or blank: too far back to tell
         return True
 
