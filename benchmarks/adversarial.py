@@ -126,6 +126,19 @@ FAMILIES: dict[str, Callable[[int], str]] = {
         '[x]: /u\n"a\n' + "a\n" * n + "`[[reply_to_current]]`"
     ),
     "definition_quote_lines_tag": lambda n: "[x]: /u\n" + "'a\n" * n + "`[[reply_to_current]]`",
+    # 2026-12-04 (twenty-second stop): a table of many rows with code spans and tags, rows
+    # without pipes after a header, and a table whose short rows reach markdown-it-py's
+    # limit of filled-in cells (65,536), where it ends; each went to the parser whole
+    # (1.6-1.8 s/MB)
+    "table_rows_code_spans_tags": lambda n: (
+        "| a | b |\n|---|---|\n" + "| `x` [[reply_to_current]] | ``y`` z |\n" * n
+    ),
+    "table_pipeless_rows_tags": lambda n: (
+        "| a | b |\n|---|---|\n" + "`x` [[reply_to_current]]\n" * n
+    ),
+    "table_past_its_cell_limit_tags": lambda n: (
+        "| a | b | c | d |\n|-|-|-|-|\n" + "`x` [[reply_to_current]]\n" * n
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -54,6 +54,7 @@ from richout.markdown.spans import (
     one_paragraph,
     para_unsafe,
 )
+from richout.markdown.tables import Tables, heads_table
 
 __all__ = ["CodeMap", "Region", "needs_code_parse"]
 
@@ -84,6 +85,7 @@ class CodeMap:
         "_run_marks",
         "_runs",
         "_src",
+        "_tables",
         "_whole",
         "text",
     )
@@ -116,6 +118,7 @@ class CodeMap:
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
         self._quotes: QuoteRuns | None = None  # quote paragraphs read (lines opening ">")
+        self._tables = Tables(text)  # the tables opening runs of lines, read once each
         #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
         self._last_line: tuple[int, int, list[tuple[int, int]]] | None = None
         # Cut points (None until needed; [0]: parsed whole), and the pieces' parses by start.
@@ -398,11 +401,20 @@ class CodeMap:
             return k >= 0 and pos < scan.ends[k]
         if text.startswith("#", line_start):
             line = text[line_start:line_end]  # an ATX heading is a block of its own line
-            heading = None if self._definitions_matter(line) else heading_spans(line)
+            # (A line with a "|" over a delimiter row heads a table: the table rule is first.)
+            unsure = self._definitions_matter(line) or heads_table(text, line, line_end)
+            heading = None if unsure else heading_spans(line)
             if heading is not None:
                 self._last_line = (line_start, line_start, heading)
                 return in_spans(heading, pos - line_start, len(text))
-        # The paragraph holding pos: bounded by blank lines, fences and its run's ends.
+        return self._block_in_code(pos, line_start, line_end, scan)
+
+    def _block_in_code(
+        self, pos: int, line_start: int, line_end: int, scan: FenceScan
+    ) -> bool | None:
+        """:meth:`_fast_in_code` for a line that opens no block of its own: the table row or
+        the paragraph holding ``pos``, bounded by blank lines, fences and its run's ends."""
+        text = self._src
         lo, hi = self._paragraph_bounds(line_start, line_end)
         k = bisect.bisect_right(scan.ends, line_start) - 1
         if k >= 0:
@@ -410,6 +422,15 @@ class CodeMap:
         k = bisect.bisect_left(scan.starts, line_end)
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
+        if hi <= scan.valid_until and (table := self._tables.read(lo, hi)) is not None:
+            if line_start < table.end:  # a row of the table opening the run: its cells' spans
+                row = self._tables.row_spans(table, line_start, line_end)
+                if row is None:
+                    return None
+                self._last_line = (line_start, line_start, row)
+                return in_spans(row, pos - line_start, len(text))
+            if table.ended:  # its last row ended it: what follows begins as after a blank line
+                lo = table.end - 1
         lo, hi = run_paragraph(text, lo, hi, line_start, line_end, runs=self._runs)
         q = self._quote_at.get(lo)
         if q is None:

@@ -14,6 +14,7 @@ all. richout needs code-point offsets in the *original* text, so this module:
 from __future__ import annotations
 
 import bisect
+import importlib
 import re
 from collections.abc import Callable
 from functools import cache
@@ -315,6 +316,16 @@ def _image_parser() -> MarkdownIt:
 
     _hook(md.inline.ruler, "image", image_hook)
     return md
+
+
+@cache
+def table_cell_limit() -> int | None:
+    """How many cells markdown-it-py fills in for a table's short rows before it ends the
+    table (``MAX_AUTOCOMPLETED_CELLS``, markdown-it-py 4), or None: no limit (version 3)."""
+    # (The module: the package's name "table" is the rule function.)
+    table = importlib.import_module("markdown_it.rules_block.table")
+    limit = getattr(table, "MAX_AUTOCOMPLETED_CELLS", None)
+    return limit if isinstance(limit, int) else None
 
 
 def _table_cell(tokens: list[Token], i: int) -> bool:

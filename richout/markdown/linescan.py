@@ -477,4 +477,9 @@ def paragraph_end(text: str, start: int, hi: int, line_end: int) -> int:
         end -= 1  # a CRLF, or a CR ending the text: the line's ending either way
     if last <= line_end or "\r" in text[last:end]:
         return hi
-    return last if _UNDERLINE.fullmatch(text, last, end) is not None else hi
+    if _UNDERLINE.fullmatch(text, last, end) is None:
+        return hi
+    # A "-" line under a line holding "|" may be a table's delimiter row (the table rule
+    # comes first): the parse tells.
+    above = max(text.rfind("\n", start, last - 1) + 1, start)
+    return hi if "|" in text[above:last] and "-" in text[last:end] else last

@@ -1,0 +1,203 @@
+"""Code spans of a top-level table's rows, read as markdown-it-py's table rule reads them.
+
+A run of lines (after a blank line, a fence or the text's start) whose first line is at
+column 0, holds a ``|`` and is followed by a delimiter row is a table: the table rule is
+the first block rule tried, so nothing else can take those two lines. Its rows then run on
+to the first line that is blank, opens a block (a quote, fence, thematic break, list item,
+heading or indented code; :data:`~richout.markdown.spans.LINE_STARTER` is a superset of
+them), or brings the count of cells filled in for short rows past markdown-it-py's limit
+(65,536 in version 4, :func:`~richout.markdown.engine.table_cell_limit`; version 3 has
+none): that row opens a block as after a blank line.
+
+Each row is one line, split at each ``|`` not after a backslash; each of the first
+*header-count* cells, trimmed, is parsed as inline text of its own, so a code span never
+leaves its cell. :func:`richout.markdown.engine.parse_code` locates each such cell in its
+line with ``str.find`` from the end of the previous located cell; :meth:`Tables.row_spans`
+does the same, so its spans are the parse's. A table of 40k rows with code spans and tags
+went to markdown-it-py whole (1.6-1.8 s/MB). ``tests/test_codemap_tables.py`` compares
+every offset with the full parse.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from richout.markdown.engine import table_cell_limit
+from richout.markdown.spans import LINE_STARTER, code_spans, para_unsafe
+from richout.text.chars import has_lone_cr
+
+__all__ = ["TableRead", "Tables", "cell_count", "heads_table"]
+
+#: A line that ends a table's rows (or that may: :data:`LINE_STARTER` is a superset of the
+#: table's terminators, quote, fence, thematic break, list item and heading, and of
+#: indented code), matched at each line start.
+_ROW_END = re.compile(f"(?m)^(?:{LINE_STARTER.pattern})")
+#: Characters markdown-it-py 3 and 4 trim differently (``str.strip()`` against a list of
+#: CommonMark whitespace), NUL (read as U+FFFD) and the other whitespace either trims: a
+#: line holding one is left to the parse.
+_ODD = re.compile(
+    r"[\x00\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
+#: A delimiter row (after up to three spaces): its first two characters as the rule checks
+#: them, then pipes, colons, dashes, spaces and tabs only.
+_DELIMITER = re.compile(r" {0,3}(?:[|:][-|: \t]|-[-|:])[-|: \t]*")
+_ALIGN = re.compile(r":?-+:?")
+
+
+def heads_table(text: str, line: str, line_end: int) -> bool:
+    """Could ``line``, ending at ``line_end``, head a table: does it hold a ``|`` with a
+    delimiter row on the next line? (Then the table rule, tried first, may take it.)"""
+    if "|" not in line or line_end >= len(text):
+        return False
+    b = text.find("\n", line_end + 1)
+    row = text[line_end + 1 : b if b >= 0 else len(text)]
+    return _DELIMITER.fullmatch(row[:-1] if row.endswith("\r") else row) is not None
+
+
+class TableRead(NamedTuple):
+    """A table opening a run of lines: its header's cell count, where the lines read as its
+    rows end (a line start, or the run's end), and whether the table surely ends there (too
+    many cells filled in: the next line opens a block as after a blank line)."""
+
+    columns: int
+    end: int
+    ended: bool = False
+
+
+def cell_count(line: str) -> int:
+    """How many cells markdown-it-py splits the trimmed row ``line`` into: one more than its
+    pipes not after a backslash, less an empty first and an empty last one."""
+    n = line.count("|") - line.count("\\|") + 1
+    if line.startswith("|"):
+        n -= 1
+    if n and line.endswith("|") and not line.endswith("\\|"):
+        n -= 1
+    return n
+
+
+def _delimiter_columns(line: str) -> int | None:
+    """The number of columns the delimiter row ``line`` (indentation and CR off) aligns, or
+    None when it is none: cells of ``:?-+:?`` between pipes, empty only at either end."""
+    cells = line.split("|")
+    count = 0
+    for i, cell in enumerate(cells):
+        t = cell.strip(" \t")
+        if not t:
+            if i == 0 or i == len(cells) - 1:
+                continue
+            return None
+        if _ALIGN.fullmatch(t) is None:
+            return None
+        count += 1
+    return count
+
+
+class Tables:
+    """The tables opening runs of one text's lines, read once per run (see the module)."""
+
+    __slots__ = ("_reads", "_refdefs", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        #: a link reference definition anywhere can make a cell's "[a][b]" a link (None:
+        #: not looked for yet)
+        self._refdefs: bool | None = None
+        self._reads: dict[int, TableRead | None] = {}
+
+    def _line(self, a: int, hi: int) -> tuple[str, int]:
+        """The line starting at ``a`` (a CRLF's CR off) and the offset of its end."""
+        text = self.text
+        b = text.find("\n", a, hi)
+        if b < 0:
+            b = hi
+        line = text[a:b]
+        return (line[:-1] if line.endswith("\r") else line), b
+
+    def read(self, lo: int, hi: int) -> TableRead | None:
+        """The table opening the run of lines ``[lo, hi)`` (``lo`` at a line start or at the
+        line break of the blank line before it), or None when none does or when this
+        reading cannot tell."""
+        first = lo + 1 if self.text.startswith("\n", lo) else lo
+        if first not in self._reads:
+            self._reads[first] = self._read(first, hi)
+        return self._reads[first]
+
+    def _read(self, first: int, hi: int) -> TableRead | None:
+        text = self.text
+        if (first and text[first - 1] != "\n") or text[first : first + 1] in ("", " ", "\t"):
+            return None  # not at a line start, or indented (maybe a container's line)
+        header, b = self._line(first, hi)
+        if b >= hi or "|" not in header:
+            return None
+        delimiter, c = self._line(b + 1, hi)
+        m = _DELIMITER.fullmatch(delimiter)
+        if m is None or _ODD.search(header) or has_lone_cr(text, first, c):
+            return None
+        columns = _delimiter_columns(delimiter.lstrip(" "))
+        if columns is None or columns == 0 or cell_count(header.strip(" \t")) != columns:
+            return None
+        body = c + 1
+        end = hi
+        stop = _ROW_END.search(text, body, hi)
+        if stop is not None:
+            end = stop.start()
+        odd = _ODD.search(text, body, end)
+        if odd is not None:
+            end = text.rfind("\n", body, odd.start()) + 1 or body
+        if has_lone_cr(text, body, end):
+            return None
+        if body < end:
+            rows = text[body:end].split("\n")
+            if rows[-1] == "":
+                rows.pop()  # the line break before the blank line or fence ending the run
+            limit = table_cell_limit()
+            if limit is not None and len(rows) * columns > limit:
+                filled = 0
+                at = body
+                for row in rows:
+                    filled += columns - cell_count(row.strip(" \t\r"))
+                    if filled > limit:
+                        return TableRead(columns, at, True)
+                    at += len(row) + 1
+        return TableRead(columns, end)
+
+    def row_spans(
+        self, table: TableRead, line_start: int, line_end: int
+    ) -> list[tuple[int, int]] | None:
+        """The code spans (offsets from ``line_start``) of the line ``[line_start, line_end)``,
+        a row of ``table`` (its header and delimiter row included: before ``table.end``);
+        None when a cell may hold a link, autolink or reference that changes the pairing, or
+        the row an escaped pipe (the parse then answers)."""
+        line, _ = self._line(line_start, line_end)
+        if "\\|" in line:
+            return None  # the cell's text is not its source: the parse locates it
+        cells = line.strip(" \t").split("|")
+        if cells[0] == "":
+            cells.pop(0)
+        if cells and cells[-1] == "":
+            cells.pop()
+        spans: list[tuple[int, int]] = []
+        cursor = 0
+        for cell in cells[: table.columns]:
+            content = cell.strip(" \t")
+            if "`" in content:
+                if self._refdefs is None:
+                    self._refdefs = "]:" in self.text
+                if para_unsafe(content, one_line=True) or (
+                    self._refdefs and "]" in content and "[" in content
+                ):
+                    return None
+                found = code_spans(content)
+                if not found:
+                    continue  # the parse locates only cells with code spans, or no backtick
+                at = line.find(content, cursor)
+                if at < 0:
+                    return None
+                cursor = at + len(content)
+                spans.extend((at + a, at + b) for a, b in found)
+            elif content:
+                at = line.find(content, cursor)
+                if at >= 0:
+                    cursor = at + len(content)
+        return spans

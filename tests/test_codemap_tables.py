@@ -1,0 +1,198 @@
+"""The code map's table reading (``richout/markdown/tables.py``) against the full parse.
+
+Every offset of generated tables (headers, delimiter rows, rows of cells with code spans,
+escapes, links, autolinks and tags; the lines that end a table or may; LF and CRLF) is
+answered as :func:`~richout.markdown.engine.parse_code` answers it, and a table of many
+rows with code spans and tags is answered without a parse.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from test_codemap import _count_parses
+
+from richout.markdown.codemap import CodeMap
+from richout.markdown.engine import parse_code
+from richout.markdown.tables import cell_count
+
+_CELLS = [
+    "",
+    " ",
+    "a",
+    "`x`",
+    "``y``",
+    "`",
+    "``",
+    "a`b",
+    "[[reply_to_current]]",
+    "`[[reply_to_current]]`",
+    "\\`",
+    "\\|",
+    "\\",
+    "[l](`u`)",
+    "[`l`](u)",
+    "![`a`](u)",
+    "<`a`>",
+    "[a][`b`]",
+    "[`x`]",
+    "\u00a0",
+    "\x85",
+    "\x00",
+    "\t",
+]
+_DELIMITERS = [
+    "---",
+    "|---|",
+    ":-:",
+    " --- ",
+    "|--|--|",
+    "---|---",
+    "-|-",
+    "- | -",
+    "|-|-|-|",
+    "   |---|---|",
+    "    |---|",
+    "\t|---|",
+    "|:--|--:|",
+    "|---||---|",
+    "|-a-|",
+    "|",
+    "--",
+    ":",
+]
+_OTHER_LINES = [
+    "",
+    " ",
+    "x",
+    "> q `a`",
+    "# h `a`",
+    "- i `a`",
+    "1. i",
+    "    `ind`",
+    "```",
+    "~~~",
+    "---",
+    "===",
+    "\u00a0",
+    "\x1c",
+    "[`x`]: /u",
+    "  | `r` |",
+    "`a",
+    "b`",
+]
+
+
+@st.composite
+def _row(draw: st.DrawFn) -> str:
+    cells = draw(st.lists(st.sampled_from(_CELLS), min_size=1, max_size=4))
+    lead = draw(st.sampled_from(["", "|", "| ", " |", "# "]))
+    tail = draw(st.sampled_from(["", "|", " |", " \\|"]))
+    return lead + "|".join(cells) + tail
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> str:
+    head = draw(st.sampled_from(["", "x\n", "x\n\n", "```\n`a`\n```\n", "- i\n\n", "> q\n\n"]))
+    lines = [draw(_row()), draw(st.sampled_from(_DELIMITERS))]
+    lines += draw(st.lists(st.one_of(_row(), st.sampled_from(_OTHER_LINES)), max_size=6))
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    tail = draw(st.sampled_from(["", "\n", "\n\n[`x`]: /u\n"]))
+    return head + eol.join(lines) + tail
+
+
+def _assert_agree(text: str) -> None:
+    """Every offset's answer (a fresh map after each one that parsed) and every line's is
+    the full parse's."""
+    full = parse_code(text)
+    fast = CodeMap(text)
+    for pos in range(len(text)):
+        assert fast.in_code(pos) == full.in_code(pos), (text, pos)
+        if fast.parsed:
+            fast = CodeMap(text)
+    start = 0
+    for line in text.split("\n"):
+        end = start + len(line)
+        assert CodeMap(text).line_in_block(start, end) == full.overlaps_block(start, end)
+        start = end + 1
+
+
+@settings(max_examples=4000, deadline=None)
+@given(tables())
+@example("# `a | b`\n|---|---|\n")  # the table rule comes first: a table's header, no heading
+@example("| a`b | b | `c` |\n|-|-|-|\n")  # the parse locates "b" inside the first cell
+@example("| `a` | `a` |\n|-|-|\n| x | `[[reply_to_current]]` |\n")
+@example("| a |\n|---|\n| `x\\|y` |\n")  # an escaped pipe: the cell's text is not its source
+@example("| a |\n|---|\n| [`x`] |\n\n[`x`]: /u\n")
+@example("| a |\n|---|\n| `x` |\n| `y` | `z` | `w` |\n")  # cells past the header's are dropped
+@example("| a |\n|---|\n|\u00a0`x`|\n")
+@example("| a |\r\n|---|\r\n| `x` [[reply_to_current]] |\r\n")
+def test_table_answers_equal_full_parse(text: str) -> None:
+    _assert_agree(text)
+
+
+def _escaped_split_count(line: str) -> int:
+    from markdown_it.rules_block.table import escapedSplit
+
+    columns = escapedSplit(line)
+    if columns and columns[0] == "":
+        columns.pop(0)
+    if columns and columns[-1] == "":
+        columns.pop()
+    return len(columns)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(["|", "\\", "\\|", "a", " ", "`"]), min_size=1).map("".join))
+def test_cell_count_is_the_rules_count(line: str) -> None:
+    line = line.strip(" ")
+    if line:
+        assert cell_count(line) == _escaped_split_count(line)
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch, eol: str
+) -> None:
+    parses, _ = _count_parses(monkeypatch)
+    row = "| `x` [[reply_to_current]] | ``y`` z |"
+    text = eol.join(["| a | b |", "|---|---|", *[row] * 3000, "tail `t`"])
+    codes = CodeMap(text)
+    tag = text.index("[[")
+    assert codes.in_code(text.index("`x`") + 1)
+    assert not codes.in_code(tag)
+    assert not codes.in_code(text.rindex("[["))
+    assert codes.in_code(text.rindex("``y``") + 2)
+    assert parses == []
+
+
+@pytest.mark.pure_python(why="lowers markdown-it-py's cell limit, which compiled code reads once")
+@pytest.mark.parametrize("rows", [["x", "`a` y", "`b`"], ["|a|", "`c`|`d`", "e", "f `g`"]])
+def test_a_table_ended_by_its_filled_in_cells_agrees_with_the_parse(
+    monkeypatch: pytest.MonkeyPatch, rows: list[str]
+) -> None:
+    table = importlib.import_module("markdown_it.rules_block.table")
+
+    from richout.markdown import tables
+
+    if not hasattr(table, "MAX_AUTOCOMPLETED_CELLS"):
+        pytest.skip("markdown-it-py 3 fills in cells without a limit")
+    monkeypatch.setattr(table, "MAX_AUTOCOMPLETED_CELLS", 4)
+    monkeypatch.setattr(tables, "table_cell_limit", lambda: 4)
+    for n in range(1, 6):
+        text = "| a | b | c |\n|-|-|-|\n" + "\n".join(rows * n) + "\n"
+        _assert_agree(text)
+
+
+def test_the_cell_limit_is_markdown_it_pys() -> None:
+    from richout.markdown.engine import table_cell_limit
+
+    table = importlib.import_module("markdown_it.rules_block.table")
+
+    expected: Any = getattr(table, "MAX_AUTOCOMPLETED_CELLS", None)
+    assert table_cell_limit() == expected
