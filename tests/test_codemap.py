@@ -437,7 +437,9 @@ _AUTOLINK_WITH_BACKTICK = r"<[^<>\x00-\x20]*`[^<>\x00-\x20]*>"
 # link only when its destination or title could hold a backtick (link_may_hold_backtick,
 # checked against the full parse by the offset tests); a pipe only beside a line that could
 # be a table's delimiter row (_may_hold_table).
-_DEFINITION = r"\A\s*\[(?:[^\[\]\\]|\\[\s\S])*\]:"
+# (Only blanks and line breaks before it: "\s" also takes U+001F, which opens no line's
+# indentation to the parser, and hypothesis once drew "\x1f[]:".)
+_DEFINITION = r"\A[ \t\r\n]*\[(?:[^\[\]\\]|\\[\s\S])*\]:"
 _UNSAFE_PATTERN = re.compile(_DEFINITION + "|" + _AUTOLINK_WITH_BACKTICK)
 _ROW_CHARS = set("|:->") | {c for c in map(chr, range(0x110000)) if c.isspace()}
 
