@@ -54,7 +54,7 @@ from richout.markdown.spans import (
     one_paragraph,
     para_unsafe,
 )
-from richout.markdown.tables import Tables, heads_table
+from richout.markdown.tables import TableRead, Tables, heads_table
 
 __all__ = ["CodeMap", "Region", "needs_code_parse"]
 
@@ -119,8 +119,9 @@ class CodeMap:
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
         self._quotes: QuoteRuns | None = None  # quote paragraphs read (lines opening ">")
         self._tables = Tables(text)  # the tables opening runs of lines, read once each
-        #: the last line answered from its paragraph's code spans: (start, paragraph, spans)
-        self._last_line: tuple[int, int, list[tuple[int, int]]] | None = None
+        #: the last lines answered from their paragraph's code spans: (the first line's
+        #: start, the last line's end, the paragraph's start, its spans)
+        self._last_line: tuple[int, int, int, list[tuple[int, int]]] | None = None
         # Cut points (None until needed; [0]: parsed whole), and the pieces' parses by start.
         self._pieces: tuple[list[int], dict[int, CodeParse]] | None = None
 
@@ -370,10 +371,16 @@ class CodeMap:
                 return in_spans(spans, pos, len(text))
         line_start, line_end = self._line_bounds(pos)
         last = self._last_line
-        if last is not None and last[0] == line_start:
+        if last is not None and last[0] <= line_start < last[1]:
             # Every check before the span lookup depends on the line alone: a line that
-            # reached it once answers from its spans (a line of 30k tags asks 30k times).
-            return in_spans(last[2], pos - last[1], len(text))
+            # reached it once answers from its spans (a line of 30k tags asks 30k times),
+            # and so do the other whole lines of a paragraph whose backticks paired (none
+            # opens a block: each would reach the same paragraph; 40k lines with a tag each
+            # read it 40k times).
+            return in_spans(last[3], pos - last[2], len(text))
+        table = self._tables.recent
+        if table is not None and table.body <= line_start < table.end:
+            return self._row_in_code(table, pos, line_start, line_end)  # a plain line
         if text.startswith(">", line_start):
             quotes = self._quotes = self._quotes or QuoteRuns(text, self._index(), self._scan())
             quoted = quotes.in_code(pos, line_start)
@@ -405,7 +412,7 @@ class CodeMap:
             unsure = self._definitions_matter(line) or heads_table(text, line, line_end)
             heading = None if unsure else heading_spans(line)
             if heading is not None:
-                self._last_line = (line_start, line_start, heading)
+                self._last_line = (line_start, line_start + 1, line_start, heading)
                 return in_spans(heading, pos - line_start, len(text))
         return self._block_in_code(pos, line_start, line_end, scan)
 
@@ -423,12 +430,8 @@ class CodeMap:
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
         if hi <= scan.valid_until and (table := self._tables.read(lo, hi)) is not None:
-            if line_start < table.end:  # a row of the table opening the run: its cells' spans
-                row = self._tables.row_spans(table, line_start, line_end)
-                if row is None:
-                    return None
-                self._last_line = (line_start, line_start, row)
-                return in_spans(row, pos - line_start, len(text))
+            if line_start < table.end:  # a row of the table opening the run
+                return self._row_in_code(table, pos, line_start, line_end)
             if table.ended:  # its last row ended it: what follows begins as after a blank line
                 lo = table.end - 1
         lo, hi = run_paragraph(text, lo, hi, line_start, line_end, runs=self._runs)
@@ -450,8 +453,21 @@ class CodeMap:
         spans = self._para_spans[key]
         if spans is None:
             return None
-        self._last_line = (line_start, lo, spans)
+        first = line_start
+        if spans and (not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)):
+            first = lo + 1 if text.startswith("\n", lo) else lo  # (not after a marker)
+        self._last_line = (first, hi if spans else line_start + 1, lo, spans)
         return in_spans(spans, pos - lo, len(text))
+
+    def _row_in_code(
+        self, table: TableRead, pos: int, line_start: int, line_end: int
+    ) -> bool | None:
+        """Is ``pos`` in a code span of its cell on the line, a row of ``table``?"""
+        row = self._tables.row_spans(table, line_start, line_end)
+        if row is None:
+            return None
+        self._last_line = (line_start, line_start + 1, line_start, row)
+        return in_spans(row, pos - line_start, len(self._src))
 
     def _definitions_matter(self, chunk: str) -> bool:
         # A definition elsewhere makes "[a][`x`]" a link whose label is no inline text

@@ -56,11 +56,13 @@ def heads_table(text: str, line: str, line_end: int) -> bool:
 
 
 class TableRead(NamedTuple):
-    """A table opening a run of lines: its header's cell count, where the lines read as its
-    rows end (a line start, or the run's end), and whether the table surely ends there (too
-    many cells filled in: the next line opens a block as after a blank line)."""
+    """A table opening a run of lines: its header's cell count, where its body rows start
+    (the line after the delimiter row), where the lines read as its rows end (a line start,
+    or the run's end), and whether the table surely ends there (too many cells filled in:
+    the next line opens a block as after a blank line)."""
 
     columns: int
+    body: int
     end: int
     ended: bool = False
 
@@ -96,7 +98,7 @@ def _delimiter_columns(line: str) -> int | None:
 class Tables:
     """The tables opening runs of one text's lines, read once per run (see the module)."""
 
-    __slots__ = ("_reads", "_refdefs", "text")
+    __slots__ = ("_reads", "_refdefs", "recent", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -104,6 +106,9 @@ class Tables:
         #: not looked for yet)
         self._refdefs: bool | None = None
         self._reads: dict[int, TableRead | None] = {}
+        #: the table :meth:`read` found last (its body rows are plain lines: a question on
+        #: one of them needs no other check, :meth:`~richout.markdown.codemap.CodeMap.in_code`)
+        self.recent: TableRead | None = None
 
     def _line(self, a: int, hi: int) -> tuple[str, int]:
         """The line starting at ``a`` (a CRLF's CR off) and the offset of its end."""
@@ -121,7 +126,10 @@ class Tables:
         first = lo + 1 if self.text.startswith("\n", lo) else lo
         if first not in self._reads:
             self._reads[first] = self._read(first, hi)
-        return self._reads[first]
+        table = self._reads[first]
+        if table is not None:
+            self.recent = table
+        return table
 
     def _read(self, first: int, hi: int) -> TableRead | None:
         text = self.text
@@ -158,9 +166,9 @@ class Tables:
                 for row in rows:
                     filled += columns - cell_count(row.strip(" \t\r"))
                     if filled > limit:
-                        return TableRead(columns, at, True)
+                        return TableRead(columns, body, at, True)
                     at += len(row) + 1
-        return TableRead(columns, end)
+        return TableRead(columns, body, end)
 
     def row_spans(
         self, table: TableRead, line_start: int, line_end: int
