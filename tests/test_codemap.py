@@ -113,6 +113,26 @@ def _fresh(text: str) -> CodeMap:
     return CodeMap(text)
 
 
+#: Lines of several kinds, for the order test below (paragraph text with code spans, block
+#: starters, indented and quote lines).
+_LINES_OF_BLOCKS = [
+    "`a` [[reply_to_current]] ``b``",
+    "x `y",
+    "z` w",
+    "plain",
+    "    `indented`",
+    "> `q` x",
+    "- `item`",
+    "# `h`",
+    "===",
+    "---",
+    "```",
+    "",
+    "| a | `b` |",
+    "|---|---|",
+    "[x]: /u",
+]
+
 #: The line endings the run readings are tested with: a CRLF's CR is part of its line ending.
 _EOL = st.sampled_from(["\n", "\r\n"])
 
@@ -131,12 +151,13 @@ def test_fast_line_answers_equal_full_parse(text: str) -> None:
         start = end + 1
 
 
-def _assert_offsets_agree(text: str) -> None:
+def _assert_offsets_agree(text: str, order: list[int] | None = None) -> None:
     """Every offset's fast answer (a fresh map after each one that parsed) is the parse's
-    (of the text as given: a map reads a text of lone CRs with LF for CR)."""
+    (of the text as given: a map reads a text of lone CRs with LF for CR); ``order``: the
+    offsets in the order asked (a map keeps what it read for the next question)."""
     full = parse_code(text)
     fast = _fresh(text)
-    for pos in range(len(text)):
+    for pos in range(len(text)) if order is None else order:
         assert fast.in_code(pos) == full.in_code(pos), (text, pos)
         if fast.parsed:
             fast = _fresh(text)
@@ -146,6 +167,22 @@ def _assert_offsets_agree(text: str) -> None:
 @given(markdownish())
 def test_fast_offset_answers_equal_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.one_of(
+        markdownish(),
+        st.lists(st.sampled_from(_LINES_OF_BLOCKS), min_size=1, max_size=10).map("\n".join),
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_offsets_asked_in_any_order_answer_as_the_full_parse(text: str, rnd: Any) -> None:
+    # A map keeps the range of lines of the paragraph it answered last: questions out of
+    # order (a later line, an earlier one, another paragraph's) still reach the parse's.
+    order = list(range(len(text)))
+    rnd.shuffle(order)
+    _assert_offsets_agree(text, order)
 
 
 @settings(max_examples=1500, deadline=None)

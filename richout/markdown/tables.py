@@ -124,6 +124,8 @@ class Tables:
         line break of the blank line before it), or None when none does or when this
         reading cannot tell."""
         first = lo + 1 if self.text.startswith("\n", lo) else lo
+        # Kept by the first line alone: every line of one run is asked with the same hi
+        # (the blank line or fence ending the run), and runs never share a first line.
         if first not in self._reads:
             self._reads[first] = self._read(first, hi)
         table = self._reads[first]
