@@ -122,7 +122,9 @@ def _assert_agree(text: str, shuffle: random.Random | None = None) -> None:
         start = end + 1
 
 
-@settings(max_examples=4000, deadline=None)
+# (2,000 examples, each asked twice over: about 30 s of the suite; a fuzz of 30k more texts
+# beside the property tests, 2026-12-04, found nothing either.)
+@settings(max_examples=2000, deadline=None)
 @given(tables(), st.randoms(use_true_random=False))
 # The table rule comes first: a table's header, no heading.
 @example("# `a | b`\n|---|---|\n", random.Random(0))
