@@ -447,15 +447,15 @@ class CodeMap:
         if hi > scan.valid_until:
             return None
         key = (lo, hi)
+        top = not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)
         if key not in self._para_spans:
-            top = not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)
             self._para_spans[key] = self._pair_backticks(text[lo:hi], top=top)
         spans = self._para_spans[key]
         if spans is None:
             return None
-        first = line_start
-        if spans and (not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)):
-            first = lo + 1 if text.startswith("\n", lo) else lo  # (not after a marker)
+        first = line_start  # (after a container's marker: the marker's line is not its own)
+        if spans and top:
+            first = lo + 1 if text.startswith("\n", lo) else lo
         self._last_line = (first, hi if spans else line_start + 1, lo, spans)
         return in_spans(spans, pos - lo, len(text))
 
@@ -463,7 +463,7 @@ class CodeMap:
         self, table: TableRead, pos: int, line_start: int, line_end: int
     ) -> bool | None:
         """Is ``pos`` in a code span of its cell on the line, a row of ``table``?"""
-        row = self._tables.row_spans(table, line_start, line_end)
+        row = self._tables.row_spans(table, line_start, line_end, self._definitions_matter)
         if row is None:
             return None
         self._last_line = (line_start, line_start + 1, line_start, row)

@@ -21,10 +21,11 @@ every offset with the full parse.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from richout.markdown.engine import table_cell_limit
-from richout.markdown.spans import LINE_STARTER, code_spans, para_unsafe
+from richout.markdown.spans import LINE_STARTER, WHITESPACE, code_spans, para_unsafe
 from richout.text.chars import has_lone_cr
 
 __all__ = ["TableRead", "Tables", "cell_count", "heads_table"]
@@ -33,16 +34,25 @@ __all__ = ["TableRead", "Tables", "cell_count", "heads_table"]
 #: table's terminators, quote, fence, thematic break, list item and heading, and of
 #: indented code), matched at each line start.
 _ROW_END = re.compile(f"(?m)^(?:{LINE_STARTER.pattern})")
-#: Characters markdown-it-py 3 and 4 trim differently (``str.strip()`` against a list of
-#: CommonMark whitespace), NUL (read as U+FFFD) and the other whitespace either trims: a
-#: line holding one is left to the parse.
-_ODD = re.compile(
-    r"[\x00\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
-)
+#: What markdown-it-py trims from a cell but a space or tab (version 3 strips
+#: ``str.strip()``'s :data:`~richout.markdown.spans.WHITESPACE`, version 4 a list of
+#: CommonMark whitespace inside it; the two differ), line breaks aside, and NUL (read as
+#: U+FFFD): a line holding one is left to the parse.
+_TRIMMED = WHITESPACE.translate(dict.fromkeys(map(ord, " \t\r\n")))
+_ODD = re.compile("[\x00" + re.escape(_TRIMMED) + "]")
 #: A delimiter row (after up to three spaces): its first two characters as the rule checks
 #: them, then pipes, colons, dashes, spaces and tabs only.
 _DELIMITER = re.compile(r" {0,3}(?:[|:][-|: \t]|-[-|:])[-|: \t]*")
 _ALIGN = re.compile(r":?-+:?")
+
+
+def _line_at(text: str, a: int, hi: int) -> tuple[str, int]:
+    """The line starting at ``a`` in ``text[:hi]`` (a CRLF's CR off) and its end's offset."""
+    b = text.find("\n", a, hi)
+    if b < 0:
+        b = hi
+    line = text[a:b]
+    return (line[:-1] if line.endswith("\r") else line), b
 
 
 def heads_table(text: str, line: str, line_end: int) -> bool:
@@ -50,9 +60,7 @@ def heads_table(text: str, line: str, line_end: int) -> bool:
     delimiter row on the next line? (Then the table rule, tried first, may take it.)"""
     if "|" not in line or line_end >= len(text):
         return False
-    b = text.find("\n", line_end + 1)
-    row = text[line_end + 1 : b if b >= 0 else len(text)]
-    return _DELIMITER.fullmatch(row[:-1] if row.endswith("\r") else row) is not None
+    return _DELIMITER.fullmatch(_line_at(text, line_end + 1, len(text))[0]) is not None
 
 
 class TableRead(NamedTuple):
@@ -98,26 +106,14 @@ def _delimiter_columns(line: str) -> int | None:
 class Tables:
     """The tables opening runs of one text's lines, read once per run (see the module)."""
 
-    __slots__ = ("_reads", "_refdefs", "recent", "text")
+    __slots__ = ("_reads", "recent", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        #: a link reference definition anywhere can make a cell's "[a][b]" a link (None:
-        #: not looked for yet)
-        self._refdefs: bool | None = None
         self._reads: dict[int, TableRead | None] = {}
         #: the table :meth:`read` found last (its body rows are plain lines: a question on
         #: one of them needs no other check, :meth:`~richout.markdown.codemap.CodeMap.in_code`)
         self.recent: TableRead | None = None
-
-    def _line(self, a: int, hi: int) -> tuple[str, int]:
-        """The line starting at ``a`` (a CRLF's CR off) and the offset of its end."""
-        text = self.text
-        b = text.find("\n", a, hi)
-        if b < 0:
-            b = hi
-        line = text[a:b]
-        return (line[:-1] if line.endswith("\r") else line), b
 
     def read(self, lo: int, hi: int) -> TableRead | None:
         """The table opening the run of lines ``[lo, hi)`` (``lo`` at a line start or at the
@@ -137,10 +133,10 @@ class Tables:
         text = self.text
         if (first and text[first - 1] != "\n") or text[first : first + 1] in ("", " ", "\t"):
             return None  # not at a line start, or indented (maybe a container's line)
-        header, b = self._line(first, hi)
+        header, b = _line_at(text, first, hi)
         if b >= hi or "|" not in header:
             return None
-        delimiter, c = self._line(b + 1, hi)
+        delimiter, c = _line_at(text, b + 1, hi)
         m = _DELIMITER.fullmatch(delimiter)
         if m is None or _ODD.search(header) or has_lone_cr(text, first, c):
             return None
@@ -173,13 +169,18 @@ class Tables:
         return TableRead(columns, body, end)
 
     def row_spans(
-        self, table: TableRead, line_start: int, line_end: int
+        self,
+        table: TableRead,
+        line_start: int,
+        line_end: int,
+        references_matter: Callable[[str], bool],
     ) -> list[tuple[int, int]] | None:
         """The code spans (offsets from ``line_start``) of the line ``[line_start, line_end)``,
         a row of ``table`` (its header and delimiter row included: before ``table.end``);
-        None when a cell may hold a link, autolink or reference that changes the pairing, or
+        None when a cell may hold a link or autolink that changes the pairing, or a reference
+        that does (``references_matter``: the code map's own check, as for a paragraph), or
         the row an escaped pipe (the parse then answers)."""
-        line, _ = self._line(line_start, line_end)
+        line, _ = _line_at(self.text, line_start, line_end)
         if "\\|" in line:
             return None  # the cell's text is not its source: the parse locates it
         cells = line.strip(" \t").split("|")
@@ -192,11 +193,7 @@ class Tables:
         for cell in cells[: table.columns]:
             content = cell.strip(" \t")
             if "`" in content:
-                if self._refdefs is None:
-                    self._refdefs = "]:" in self.text
-                if para_unsafe(content, one_line=True) or (
-                    self._refdefs and "]" in content and "[" in content
-                ):
+                if para_unsafe(content, one_line=True) or references_matter(content):
                     return None
                 found = code_spans(content)
                 if not found:
