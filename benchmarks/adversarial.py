@@ -139,6 +139,21 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "table_past_its_cell_limit_tags": lambda n: (
         "| a | b | c | d |\n|-|-|-|-|\n" + "`x` [[reply_to_current]]\n" * n
     ),
+    # 2026-12-04 (twenty-third stop): the same table rows under a paragraph line (the table
+    # interrupts it), in a list item and in a block quote; each went to the parser whole
+    # (1.7-2.8 s/MB, plain and explained)
+    "paragraph_table_rows_tags": lambda n: (
+        "a\n| a | b |\n|---|---|\n" + "| `x` [[reply_to_current]] | ``y`` z |\n" * n
+    ),
+    "paragraph_table_pipeless_rows_tags": lambda n: (
+        "a\nb | c\n|---|---|\n" + "`x` [[reply_to_current]]\n" * n
+    ),
+    "item_table_rows_tags": lambda n: (
+        "- | a | b |\n  |---|---|\n" + "  | `x` [[reply_to_current]] | ``y`` z |\n" * n
+    ),
+    "quote_table_rows_tags": lambda n: (
+        "> | a | b |\n> |---|---|\n" + "> | `x` [[reply_to_current]] | ``y`` z |\n" * n
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -96,10 +96,33 @@ def _row(draw: st.DrawFn) -> str:
     return lead + "|".join(cells) + tail
 
 
+#: Lines of a paragraph a table may interrupt (or not: a "|" line over a delimiter row, a
+#: line a block or container opens, a lone CR).
+_PARAGRAPH_LINES = [
+    "a",
+    "a `b",
+    "c` d",
+    "`x` [[reply_to_current]]",
+    "===",
+    "x | y",
+    "`a` | `b`",
+    "b\\",
+    "a  ",
+    "[`x`]",
+    "\u00a0a",
+    "a\rb",
+    "- i",
+    "> q",
+    "    i",
+]
+
+
 @st.composite
 def tables(draw: st.DrawFn) -> str:
     head = draw(st.sampled_from(["", "x\n", "x\n\n", "```\n`a`\n```\n", "- i\n\n", "> q\n\n"]))
-    lines = [draw(_row()), draw(st.sampled_from(_DELIMITERS))]
+    # A paragraph the table interrupts, right above its header.
+    above = draw(st.lists(st.sampled_from(_PARAGRAPH_LINES), max_size=3))
+    lines = [*above, draw(_row()), draw(st.sampled_from(_DELIMITERS))]
     lines += draw(st.lists(st.one_of(_row(), st.sampled_from(_OTHER_LINES)), max_size=6))
     eol = draw(st.sampled_from(["\n", "\r\n"]))
     tail = draw(st.sampled_from(["", "\n", "\n\n[`x`]: /u\n"]))
@@ -138,6 +161,10 @@ def _assert_agree(text: str, shuffle: random.Random | None = None) -> None:
 @example("| a |\n|---|\n| `x` |\n| `y` | `z` | `w` |\n", random.Random(0))
 @example("| a |\n|---|\n|\u00a0`x`|\n", random.Random(0))
 @example("| a |\r\n|---|\r\n| `x` [[reply_to_current]] |\r\n", random.Random(0))
+# A table interrupting a paragraph: its header of text or written with its first "|".
+@example("a `b\nc | d`\n|---|---|\n| `x` | y |\n", random.Random(0))
+@example("a `b\n| c | d`\n|---|---|\n", random.Random(0))
+@example("a\n===\nb | c\n|-|-|\n`x` | `y`\n", random.Random(0))
 def test_table_answers_equal_full_parse(text: str, shuffle: random.Random) -> None:
     _assert_agree(text, shuffle)
 
@@ -175,6 +202,22 @@ def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
     assert not codes.in_code(tag)
     assert not codes.in_code(text.rindex("[["))
     assert codes.in_code(text.rindex("``y``") + 2)
+    assert parses == []
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+@pytest.mark.parametrize("header", ["| a | b |", "a | b"])
+def test_a_long_table_interrupting_a_paragraph_is_read_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch, header: str
+) -> None:
+    parses, _ = _count_parses(monkeypatch)
+    row = "| `x` [[reply_to_current]] | ``y`` z |"
+    text = "\n".join(["a `b", "c` [[reply_to_current]]", header, "|---|---|", *[row] * 3000])
+    codes = CodeMap(text)
+    assert codes.in_code(text.index("b"))
+    assert not codes.in_code(text.index("[["))
+    assert codes.in_code(text.index("`x`") + 1)
+    assert not codes.in_code(text.rindex("[["))
     assert parses == []
 
 

@@ -430,9 +430,11 @@ class CodeMap:
         if k < len(scan.starts):
             hi = min(hi, scan.starts[k])
         if hi <= scan.valid_until and (table := self._tables.read(lo, hi)) is not None:
-            if line_start < table.end:  # a row of the table opening the run
+            if line_start < table.head:
+                hi = table.head  # the paragraph the table interrupts ends at its header
+            elif line_start < table.end:  # a row of the table
                 return self._row_in_code(table, pos, line_start, line_end)
-            if table.ended:  # its last row ended it: what follows begins as after a blank line
+            elif table.ended:  # its last row ended it: what follows begins as after a blank line
                 lo = table.end - 1
         lo, hi = run_paragraph(text, lo, hi, line_start, line_end, runs=self._runs)
         q = self._quote_at.get(lo)

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from richout.markdown.definitions import NOT_TEXT_LINE
 from richout.markdown.engine import table_cell_limit
 from richout.markdown.spans import LINE_STARTER, WHITESPACE, code_spans, para_unsafe
 from richout.text.chars import has_lone_cr
@@ -64,11 +65,13 @@ def heads_table(text: str, line: str, line_end: int) -> bool:
 
 
 class TableRead(NamedTuple):
-    """A table opening a run of lines: its header's cell count, where its body rows start
-    (the line after the delimiter row), where the lines read as its rows end (a line start,
-    or the run's end), and whether the table surely ends there (too many cells filled in:
-    the next line opens a block as after a blank line)."""
+    """A table in a run of lines: where its header row starts (the run's first line, or a
+    line interrupting the paragraph above it), its header's cell count, where its body rows
+    start (the line after the delimiter row), where the lines read as its rows end (a line
+    start, or the run's end), and whether the table surely ends there (too many cells filled
+    in: the next line opens a block as after a blank line)."""
 
+    head: int
     columns: int
     body: int
     end: int
@@ -133,6 +136,41 @@ class Tables:
         text = self.text
         if (first and text[first - 1] != "\n") or text[first : first + 1] in ("", " ", "\t"):
             return None  # not at a line start, or indented (maybe a container's line)
+        if "|" in _line_at(text, first, hi)[0]:
+            return self._table_at(first, hi)
+        return self._interrupting(first, hi)
+
+    def _interrupting(self, first: int, hi: int) -> TableRead | None:
+        """A table interrupting the paragraph that opens the run ``[first, hi)``, when the
+        lines before its header are all top-level paragraph text; else None.
+
+        The table rule is one of the paragraph's terminators: at column 0 a header row over
+        a delimiter row ends the paragraph above it. Lines that open no block and start
+        with no character a block, a container, a definition or a delimiter row may start
+        with (:data:`~richout.markdown.definitions.NOT_TEXT_LINE`) only continue a paragraph
+        or a setext heading, so the first line that does start with one is the delimiter
+        row (the header is the line above it) or a ``|`` header; anything else is left to
+        the parse. A paragraph line over 40k table rows with code spans and tags sent the
+        whole table to markdown-it-py (1.8-2.8 s/MB).
+        """
+        text = self.text
+        m = NOT_TEXT_LINE.search(text, first, hi)
+        if m is None:
+            return None  # no delimiter row: no table
+        at = m.start()
+        if at == first or has_lone_cr(text, first, at):
+            return None  # a block opens the run, or the lines above are not the parser's
+        above = text.rfind("\n", first, at - 1) + 1
+        # The delimiter row under a header of text, or a header written with its first "|".
+        table = self._table_at(above, hi) if above > first else None
+        if table is None and text.startswith("|", at):
+            table = self._table_at(at, hi)
+        return table
+
+    def _table_at(self, first: int, hi: int) -> TableRead | None:
+        """The table whose header row is the column-0 line at ``first`` in the run ending at
+        ``hi``, or None when none is or this reading cannot tell."""
+        text = self.text
         header, b = _line_at(text, first, hi)
         if b >= hi or "|" not in header:
             return None
@@ -164,9 +202,9 @@ class Tables:
                 for row in rows:
                     filled += columns - cell_count(row.strip(" \t\r"))
                     if filled > limit:
-                        return TableRead(columns, body, at, True)
+                        return TableRead(first, columns, body, at, True)
                     at += len(row) + 1
-        return TableRead(columns, body, end)
+        return TableRead(first, columns, body, end)
 
     def row_spans(
         self,
