@@ -35,7 +35,7 @@ class Judge:
     :meth:`narrowed` judges a reference the baseline accepted.
     """
 
-    __slots__ = ("_memo", "_narrowed", "_passes", "explains", "policy", "profile")
+    __slots__ = ("_asked", "_memo", "_narrowed", "_passes", "explains", "policy", "profile")
 
     def __init__(
         self, profile: Profile = NEXT, policy: Policy | None = None, *, explains: bool = True
@@ -46,6 +46,9 @@ class Judge:
         #: by :func:`~richout.policy.is_valid_reference`, which builds no reason text
         self.explains = explains
         self._memo: dict[tuple[str, bool, bool], Verdict] = {}
+        #: a switched question's answer by the switches as asked, not as the key reduces
+        #: them (:meth:`verdict`)
+        self._asked: dict[tuple[str, bool, bool], Verdict] = {}
         self._passes: dict[tuple[str, bool, bool], bool] = {}
         self._narrowed: dict[str, Verdict] = {}
 
@@ -83,8 +86,16 @@ class Judge:
             v = self._memo.get((candidate, False, False))
             if v is not None and v.code != _NOT_A_REFERENCE:
                 return v
+            # Asked before as written: an explained line asks its words with spaces on and
+            # its payload with both switches, in the walk and again in the explanation, and
+            # each asking cost the key below (a megabyte of "MEDIA:http://… word" lines).
+            asked = (candidate, spaces, bare)
+            v = self._asked.get(asked)
+            if v is not None:
+                return v
             key = self._key(candidate, spaces, bare)
         else:
+            asked = None
             key = (candidate, False, False)
         v = self._memo.get(key)
         if v is None:
@@ -104,6 +115,8 @@ class Judge:
                     profile=self.profile,
                 )
             self._memo[key] = v
+        if asked is not None:
+            self._asked[asked] = v
         return v
 
     def decided(self, candidate: str, passes: bool) -> None:
