@@ -2,7 +2,9 @@
 
 A run of lines (after a blank line, a fence or the text's start) whose first line is at
 column 0, holds a ``|`` and is followed by a delimiter row is a table: the table rule is
-the first block rule tried, so nothing else can take those two lines. Its rows then run on
+the first block rule tried, so nothing else can take those two lines. It is also one of the
+paragraph's terminators: below lines of top-level paragraph text, such a pair of lines
+starts a table too (:meth:`Tables._interrupting`). Its rows then run on
 to the first line that is blank, opens a block (a quote, fence, thematic break, list item,
 heading or indented code; :data:`~richout.markdown.spans.LINE_STARTER` is a superset of
 them), or brings the count of cells filled in for short rows past markdown-it-py's limit
@@ -151,7 +153,7 @@ class Tables:
         or a setext heading, so the first line that does start with one is the delimiter
         row (the header is the line above it) or a ``|`` header; anything else is left to
         the parse. A paragraph line over 40k table rows with code spans and tags sent the
-        whole table to markdown-it-py (1.8-2.8 s/MB).
+        whole table to markdown-it-py (1.8-2.9 s/MB).
         """
         text = self.text
         m = NOT_TEXT_LINE.search(text, first, hi)
@@ -161,11 +163,12 @@ class Tables:
         if at == first or has_lone_cr(text, first, at):
             return None  # a block opens the run, or the lines above are not the parser's
         above = text.rfind("\n", first, at - 1) + 1
-        # The delimiter row under a header of text, or a header written with its first "|".
-        table = self._table_at(above, hi) if above > first else None
-        if table is None and text.startswith("|", at):
-            table = self._table_at(at, hi)
-        return table
+        if above > first and heads_table(text, _line_at(text, above, hi)[0], at - 1):
+            # The line above may head a table over the delimiter row at ``at``: when this
+            # reading cannot tell, the parse does (the row at ``at`` is then no header).
+            return self._table_at(above, hi)
+        # A header written with its first "|" (the line above holds none over it).
+        return self._table_at(at, hi) if text.startswith("|", at) else None
 
     def _table_at(self, first: int, hi: int) -> TableRead | None:
         """The table whose header row is the column-0 line at ``first`` in the run ending at
