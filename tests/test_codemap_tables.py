@@ -192,36 +192,31 @@ def test_cell_count_is_the_rules_count(line: str) -> None:
         assert cell_count(line) == _escaped_split_count(line)
 
 
+_PARAGRAPH = ["a `b", "c` [[reply_to_current]]"]
+
+
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])
+# The table opening the run, or interrupting a paragraph (its header written with its first
+# "|" or without it).
+@pytest.mark.parametrize(
+    ("above", "header"), [([], "| a | b |"), (_PARAGRAPH, "| a | b |"), (_PARAGRAPH, "a | b")]
+)
 def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
-    monkeypatch: pytest.MonkeyPatch, eol: str
+    monkeypatch: pytest.MonkeyPatch, eol: str, above: list[str], header: str
 ) -> None:
     parses, _ = _count_parses(monkeypatch)
     row = "| `x` [[reply_to_current]] | ``y`` z |"
-    text = eol.join(["| a | b |", "|---|---|", *[row] * 3000, "tail `t`"])
+    text = eol.join([*above, header, "|---|---|", *[row] * 3000, "tail `t`"])
     codes = CodeMap(text)
-    tag = text.index("[[")
-    assert codes.in_code(text.index("`x`") + 1)
-    assert not codes.in_code(tag)
+    if above:
+        assert codes.in_code(text.index("b"))
+        assert not codes.in_code(text.index("[["))
+    first_row = text.index("`x`")
+    assert codes.in_code(first_row + 1)
+    assert not codes.in_code(text.index("[[", first_row))
     assert not codes.in_code(text.rindex("[["))
     assert codes.in_code(text.rindex("``y``") + 2)
-    assert parses == []
-
-
-@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
-@pytest.mark.parametrize("header", ["| a | b |", "a | b"])
-def test_a_long_table_interrupting_a_paragraph_is_read_without_a_parse(
-    monkeypatch: pytest.MonkeyPatch, header: str
-) -> None:
-    parses, _ = _count_parses(monkeypatch)
-    row = "| `x` [[reply_to_current]] | ``y`` z |"
-    text = "\n".join(["a `b", "c` [[reply_to_current]]", header, "|---|---|", *[row] * 3000])
-    codes = CodeMap(text)
-    assert codes.in_code(text.index("b"))
-    assert not codes.in_code(text.index("[["))
-    assert codes.in_code(text.index("`x`") + 1)
-    assert not codes.in_code(text.rindex("[["))
     assert parses == []
 
 
