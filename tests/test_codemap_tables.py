@@ -122,12 +122,36 @@ def tables(draw: st.DrawFn) -> str:
     head = draw(st.sampled_from(["", "x\n", "x\n\n", "```\n`a`\n```\n", "- i\n\n", "> q\n\n"]))
     # A paragraph the table interrupts, right above its header.
     above = draw(st.lists(st.sampled_from(_PARAGRAPH_LINES), max_size=3))
-    lines = [*above, draw(_row()), draw(st.sampled_from(_DELIMITERS))]
+    header = draw(_row())
+    # A delimiter row as wide as the header, often: a table then opens.
+    fitting = "|" + "---|" * max(cell_count(header.strip(" \t")), 1)
+    lines = [*above, header, draw(st.sampled_from([*_DELIMITERS, fitting, fitting]))]
     after = st.one_of(_row(), st.sampled_from(_OTHER_LINES), st.sampled_from(_DELIMITERS))
     lines += draw(st.lists(after, max_size=6))
     eol = draw(st.sampled_from(["\n", "\r\n"]))
     tail = draw(st.sampled_from(["", "\n", "\n\n[`x`]: /u\n"]))
     return head + eol.join(lines) + tail
+
+
+@st.composite
+def quoted_tables(draw: st.DrawFn) -> str:
+    """:func:`tables` in a block quote: each line after one marker (``> `` or ``>``), now and
+    then another (more spaces, a tab, a nested quote) or none (a lazy line)."""
+    lines = draw(tables()).split("\n")
+    marker = draw(st.sampled_from(["> ", ">"]))
+    others = st.sampled_from([marker] * 8 + [">  ", "", ">\t", "> > "])
+    return "\n".join(draw(others) + line for line in lines)
+
+
+@st.composite
+def item_tables(draw: st.DrawFn) -> str:
+    """:func:`tables` in a list item: the first line after a marker, the others indented to
+    its content most often, now and then less, more, or by a tab."""
+    first, *rest = draw(tables()).split("\n")
+    marker = draw(st.sampled_from(["- ", "* ", "1. ", "10) ", "-  ", "-    ", "-\t", "- - "]))
+    width = len(marker.expandtabs(4))
+    lead = st.sampled_from([" " * width] * 8 + ["", " ", " " * (width + 4), "\t"])
+    return "\n".join([marker + first, *(draw(lead) + line for line in rest)])
 
 
 def _assert_agree(text: str, shuffle: random.Random | None = None) -> None:
@@ -149,7 +173,7 @@ def _assert_agree(text: str, shuffle: random.Random | None = None) -> None:
 # (2,000 examples, each asked twice over: about 30 s of the suite; a fuzz of 30k more texts
 # beside the property tests, 2026-12-04, found nothing either.)
 @settings(max_examples=2000, deadline=None)
-@given(tables(), st.randoms(use_true_random=False))
+@given(st.one_of(tables(), quoted_tables(), item_tables()), st.randoms(use_true_random=False))
 # The table rule comes first: a table's header, no heading.
 @example("# `a | b`\n|---|---|\n", random.Random(0))
 # The parse locates "b" inside the first cell.
@@ -169,6 +193,12 @@ def _assert_agree(text: str, shuffle: random.Random | None = None) -> None:
 # A header this reading leaves to the parse (a character the versions trim differently),
 # over a delimiter row and then a row that is one too: no table starts at that row.
 @example("a\nb\x85 `x | c` d\n|---|---|\n|---|---|\n| `x` | y |\n", random.Random(0))
+# In a block quote: the cells are located in the whole line, marker included.
+@example("> | > | `b` |\n> |---|---|\n> | > | `x` |\n", random.Random(0))
+@example("> | a | b |\r\n> |---|---|\r\n> | `x` | y |\r\nlazy `z`\n", random.Random(0))
+# In a list item: the header's cells are located in the whole line, marker included.
+@example("- | - | `b` |\n  |---|---|\n  | - | `x` |\nlazy `z`\n", random.Random(0))
+@example("1.  | a | `b` |\n    |---|---|\n    `x` | y\n   `z`\n", random.Random(0))
 def test_table_answers_equal_full_parse(text: str, shuffle: random.Random) -> None:
     _assert_agree(text, shuffle)
 

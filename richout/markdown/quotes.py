@@ -20,9 +20,14 @@ from richout.markdown.spans import (
     one_paragraph,
     para_unsafe,
 )
+from richout.markdown.tables import ODD_CELL_CHAR, cell_spans, header_columns, rows_in_table
 from richout.text.chars import contains, has_lone_cr
 
 __all__ = ["QuoteRuns", "quote_content", "quoted_part_spans"]
+
+
+def _no_reference(_: str) -> bool:
+    return False  # a text holding a definition is not read here (QuoteRuns._refdefs)
 
 
 def quote_content(text: str, a: int, b: int) -> int | None:
@@ -99,7 +104,13 @@ class QuoteRuns:
             k0 -= 1
         while k1 < last and self._content(k1 + 1) is not None:
             k1 += 1
-        spans = self._spans(k0, k1) if self._opens_quote(k0) and self._ends(k1) else None
+        opens = self._opens_quote(k0)
+        table = self._table(k0, k1) if opens else None
+        if table is not None:
+            for j in range(k0, k1 + 1):
+                self._runs[j] = table.get(j)
+            return
+        spans = self._spans(k0, k1) if opens and self._ends(k1) else None
         for j in range(k0, k1 + 1):
             self._runs[j] = spans
 
@@ -126,6 +137,52 @@ class QuoteRuns:
         a, b = self._bounds(k1 + 1)
         text = self.text
         return is_blank(text[a:b]) or (text[a] == ">" and is_blank(text[a + 1 : b]))
+
+    def _table(self, k0: int, k1: int) -> dict[int, list[tuple[int, int]] | None] | None:
+        """The code spans (source offsets) of each line of the run ``k0``-``k1`` when its
+        first line's content heads a table over the second's (the run opens its quote, and
+        the table rule is the first block rule), by line number; a line missing or None: a
+        row this reading leaves to the parse. None when no table opens the run.
+
+        Every line of the run is a row: its content is neither blank nor a block's start
+        (a superset of the table's terminators and indented code), and the line after the
+        run, a ``>`` line holding nothing, a line without a ``>`` or any other line that
+        opens a block, ends the table. Rows end early at a character markdown-it-py 3 and
+        4 trim differently, and (version 4) at the row whose filled-in cells pass its limit
+        (:func:`~richout.markdown.tables.rows_in_table`). A quoted table of 40k rows with
+        code spans and tags went to markdown-it-py whole (1.7-1.9 s/MB).
+        """
+        if k1 == k0 or self._refdefs:
+            return None
+        header = self._row(k0)
+        if "|" not in header[1]:
+            return None  # most quotes: a paragraph, read by _spans
+        delimiter = self._row(k0 + 1)
+        columns = header_columns(header[1][header[2] :], delimiter[1][delimiter[2] :])
+        if columns is None:
+            return None
+        run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
+        if run_end >= self._scan.valid_until or self._scan.overlaps(run_start, run_end + 1):
+            return None
+        rows = [header, delimiter, *(self._row(j) for j in range(k0 + 2, k1 + 1))]
+        body = [line[at:] for _, line, at in rows[2:]]
+        kept = rows_in_table(body, columns)
+        out: dict[int, list[tuple[int, int]] | None] = {}
+        for j, (a, line, at) in enumerate(rows[: kept + 2], start=k0):
+            if ODD_CELL_CHAR.search(line, at) is not None:
+                break  # this row and the ones after it: the parse reads them
+            spans = cell_spans(line, at, columns, _no_reference)
+            out[j] = None if spans is None else [(a + x, a + y) for x, y in spans]
+        return out
+
+    def _row(self, j: int) -> tuple[int, str, int]:
+        """Line ``j`` of a run, as a table row: its start, its text (a CRLF's CR off) and
+        where its content starts in it."""
+        a, b = self._bounds(j)
+        c = self._content(j)
+        assert c is not None  # a run is made of such lines
+        line = self.text[a:b]
+        return a, line[:-1] if line.endswith("\r") else line, c - a
 
     def _spans(self, k0: int, k1: int) -> list[tuple[int, int]] | None:
         """The code spans (source offsets) of the quote lines ``k0``-``k1``, or None."""

@@ -31,7 +31,16 @@ from richout.markdown.engine import table_cell_limit
 from richout.markdown.spans import LINE_STARTER, WHITESPACE, code_spans, para_unsafe
 from richout.text.chars import has_lone_cr
 
-__all__ = ["TableRead", "Tables", "cell_count", "heads_table"]
+__all__ = [
+    "ODD_CELL_CHAR",
+    "TableRead",
+    "Tables",
+    "cell_count",
+    "cell_spans",
+    "header_columns",
+    "heads_table",
+    "rows_in_table",
+]
 
 #: A line that ends a table's rows (or that may: :data:`LINE_STARTER` is a superset of the
 #: table's terminators, quote, fence, thematic break, list item and heading, and of
@@ -42,7 +51,10 @@ _ROW_END = re.compile(f"(?m)^(?:{LINE_STARTER.pattern})")
 #: CommonMark whitespace inside it; the two differ), line breaks aside, and NUL (read as
 #: U+FFFD): a line holding one is left to the parse.
 _TRIMMED = WHITESPACE.translate(dict.fromkeys(map(ord, " \t\r\n")))
-_ODD = re.compile("[\x00" + re.escape(_TRIMMED) + "]")
+ODD_CELL_CHAR = re.compile("[\x00" + re.escape(_TRIMMED) + "]")
+#: A list item's marker at column 0 and the one to four spaces after it, content after them
+#: (five or more spaces: the content is indented code; a tab is not read here).
+_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)]) {1,4}(?=[^ \t\r\n])")
 #: A delimiter row (after up to three spaces): its first two characters as the rule checks
 #: them, then pipes, colons, dashes, spaces and tabs only.
 _DELIMITER = re.compile(r" {0,3}(?:[|:][-|: \t]|-[-|:])[-|: \t]*")
@@ -70,14 +82,17 @@ class TableRead(NamedTuple):
     """A table in a run of lines: where its header row starts (the run's first line, or a
     line interrupting the paragraph above it), its header's cell count, where its body rows
     start (the line after the delimiter row), where the lines read as its rows end (a line
-    start, or the run's end), and whether the table surely ends there (too many cells filled
-    in: the next line opens a block as after a blank line)."""
+    start, or the run's end), whether the table surely ends there (too many cells filled
+    in: the next line opens a block as after a blank line), and where its header row's
+    content starts (the first content of a list item opening the run, :meth:`Tables._in_item`)."""
 
     head: int
     columns: int
     body: int
     end: int
     ended: bool = False
+    #: where the header row's content starts in its line (after a list item's marker)
+    marker: int = 0
 
 
 def cell_count(line: str) -> int:
@@ -139,8 +154,59 @@ class Tables:
         if (first and text[first - 1] != "\n") or text[first : first + 1] in ("", " ", "\t"):
             return None  # not at a line start, or indented (maybe a container's line)
         if "|" in _line_at(text, first, hi)[0]:
-            return self._table_at(first, hi)
+            return self._table_at(first, hi) or self._in_item(first, hi)
         return self._interrupting(first, hi)
+
+    def _in_item(self, first: int, hi: int) -> TableRead | None:
+        """A table opening the list item whose marker opens the run ``[first, hi)`` (a
+        marker at column 0, one to four spaces, then content), when its first two lines are
+        surely no table of their own; else None.
+
+        The item's content starts ``width`` columns in; a row is a line indented at least
+        that far and less than four columns more (else code), whose content opens no block
+        (:data:`~richout.markdown.spans.LINE_STARTER`, as for a table opening a run): a line
+        indented less ends the table and the list with it. No tab is read. A list item
+        holding a table of 40k rows with code spans and tags went to markdown-it-py whole
+        (1.7-1.9 s/MB).
+        """
+        text = self.text
+        m = _ITEM.match(text, first)
+        if m is None:
+            return None
+        width = m.end() - first
+        header, b = _line_at(text, first, hi)
+        if b >= hi:
+            return None
+        delimiter, c = _line_at(text, b + 1, hi)
+        indent = len(delimiter) - len(delimiter.lstrip(" "))
+        if not width <= indent < width + 4 or "\t" in text[first:c] or has_lone_cr(text, first, c):
+            return None
+        if ODD_CELL_CHAR.search(header) or ODD_CELL_CHAR.search(delimiter):
+            return None  # (then the first line's own table was not surely refused either)
+        if header_columns(header, delimiter) is not None:
+            return None  # the table rule, tried first, takes the two lines as they stand
+        columns = header_columns(header[width:], delimiter[indent:])
+        if columns is None:
+            return None
+        body = at = c + 1
+        rows: list[str] = []
+        while at < hi:
+            row, end = _line_at(text, at, hi)
+            if (
+                len(row) - len(row.lstrip(" ")) < width
+                or LINE_STARTER.match(row, width) is not None
+                or ODD_CELL_CHAR.search(row) is not None
+                or "\t" in row
+                or has_lone_cr(text, at, end)
+            ):
+                break
+            rows.append(row)
+            at = end + 1
+        kept = rows_in_table(rows, columns)
+        end = body + sum(len(row) + 1 for row in rows[:kept])
+        if kept < len(rows):
+            return TableRead(first, columns, body, end, True, width)
+        return TableRead(first, columns, body, min(end, hi), False, width)
 
     def _interrupting(self, first: int, hi: int) -> TableRead | None:
         """A table interrupting the paragraph that opens the run ``[first, hi)``, when the
@@ -175,21 +241,18 @@ class Tables:
         ``hi``, or None when none is or this reading cannot tell."""
         text = self.text
         header, b = _line_at(text, first, hi)
-        if b >= hi or "|" not in header:
+        if b >= hi:
             return None
         delimiter, c = _line_at(text, b + 1, hi)
-        m = _DELIMITER.fullmatch(delimiter)
-        if m is None or _ODD.search(header) or has_lone_cr(text, first, c):
-            return None
-        columns = _delimiter_columns(delimiter.lstrip(" "))
-        if columns is None or columns == 0 or cell_count(header.strip(" \t")) != columns:
+        columns = header_columns(header, delimiter)
+        if columns is None or has_lone_cr(text, first, c):
             return None
         body = c + 1
         end = hi
         stop = _ROW_END.search(text, body, hi)
         if stop is not None:
             end = stop.start()
-        odd = _ODD.search(text, body, end)
+        odd = ODD_CELL_CHAR.search(text, body, end)
         if odd is not None:
             end = text.rfind("\n", body, odd.start()) + 1 or body
         if has_lone_cr(text, body, end):
@@ -198,15 +261,10 @@ class Tables:
             rows = text[body:end].split("\n")
             if rows[-1] == "":
                 rows.pop()  # the line break before the blank line or fence ending the run
-            limit = table_cell_limit()
-            if limit is not None and len(rows) * columns > limit:
-                filled = 0
-                at = body
-                for row in rows:
-                    filled += columns - cell_count(row.strip(" \t\r"))
-                    if filled > limit:
-                        return TableRead(first, columns, body, at, True)
-                    at += len(row) + 1
+            kept = rows_in_table(rows, columns)
+            if kept < len(rows):
+                at = body + sum(len(row) + 1 for row in rows[:kept])
+                return TableRead(first, columns, body, at, True)
         return TableRead(first, columns, body, end)
 
     def row_spans(
@@ -217,35 +275,79 @@ class Tables:
         references_matter: Callable[[str], bool],
     ) -> list[tuple[int, int]] | None:
         """The code spans (offsets from ``line_start``) of the line ``[line_start, line_end)``,
-        a row of ``table`` (its header and delimiter row included: before ``table.end``);
-        None when a cell may hold a link or autolink that changes the pairing, or a reference
-        that does (``references_matter``: the code map's own check, as for a paragraph), or
-        the row an escaped pipe (the parse then answers)."""
+        a row of ``table`` (its header and delimiter row included: before ``table.end``), as
+        :func:`cell_spans` reads them."""
         line, _ = _line_at(self.text, line_start, line_end)
-        if "\\|" in line:
-            return None  # the cell's text is not its source: the parse locates it
-        cells = line.strip(" \t").split("|")
-        if cells[0] == "":
-            cells.pop(0)
-        if cells and cells[-1] == "":
-            cells.pop()
-        spans: list[tuple[int, int]] = []
-        cursor = 0
-        for cell in cells[: table.columns]:
-            content = cell.strip(" \t")
-            if "`" in content:
-                if para_unsafe(content, one_line=True) or references_matter(content):
-                    return None
-                found = code_spans(content)
-                if not found:
-                    continue  # the parse locates only cells with code spans, or no backtick
-                at = line.find(content, cursor)
-                if at < 0:
-                    return None
-                cursor = at + len(content)
-                spans.extend((at + a, at + b) for a, b in found)
-            elif content:
-                at = line.find(content, cursor)
-                if at >= 0:
-                    cursor = at + len(content)
-        return spans
+        at = table.marker if line_start == table.head else 0
+        return cell_spans(line, at, table.columns, references_matter)
+
+
+def header_columns(header: str, delimiter: str) -> int | None:
+    """How many columns a table has whose header row holds ``header`` and whose delimiter
+    row holds ``delimiter`` (each its line's content, a CRLF's CR off), or None when the two
+    open no table, or may open one this reading cannot read (a character markdown-it-py 3
+    and 4 trim differently in the header)."""
+    if "|" not in header or _DELIMITER.fullmatch(delimiter) is None or ODD_CELL_CHAR.search(header):
+        return None
+    columns = _delimiter_columns(delimiter.lstrip(" "))
+    if columns is None or columns == 0 or cell_count(header.strip(" \t")) != columns:
+        return None
+    return columns
+
+
+def rows_in_table(rows: list[str], columns: int) -> int:
+    """How many of the body ``rows`` (each its line's content) a table of ``columns``
+    columns takes before the cells filled in for short rows pass markdown-it-py's limit
+    (:func:`~richout.markdown.engine.table_cell_limit`): all of them on version 3."""
+    limit = table_cell_limit()
+    if limit is None or len(rows) * columns <= limit:
+        return len(rows)  # (a row fills in at most ``columns`` cells)
+    filled = 0
+    for i, row in enumerate(rows):
+        filled += columns - cell_count(row.strip(" \t\r"))
+        if filled > limit:
+            return i
+    return len(rows)
+
+
+def cell_spans(
+    line: str, at: int, columns: int, references_matter: Callable[[str], bool]
+) -> list[tuple[int, int]] | None:
+    """The code spans (offsets in ``line``) of a table row whose content starts at ``at`` of
+    its source ``line`` (a CRLF's CR off; after a block quote's marker, say), the table
+    ``columns`` wide; None when a cell may hold a link or autolink that changes the pairing,
+    or a reference that does (``references_matter``), or the row an escaped pipe (the parse
+    then answers).
+
+    The first ``columns`` cells, trimmed, are paired as one-line paragraphs, and each cell
+    with a code span is located as :func:`~richout.markdown.engine.parse_code` locates it:
+    ``str.find`` in the whole source line, from the end of the previous located cell.
+    """
+    content = line[at:]
+    if "\\|" in content:
+        return None  # the cell's text is not its source: the parse locates it
+    cells = content.strip(" \t").split("|")
+    if cells[0] == "":
+        cells.pop(0)
+    if cells and cells[-1] == "":
+        cells.pop()
+    spans: list[tuple[int, int]] = []
+    cursor = 0
+    for cell in cells[:columns]:
+        text = cell.strip(" \t")
+        if "`" in text:
+            if para_unsafe(text, one_line=True) or references_matter(text):
+                return None
+            found = code_spans(text)
+            if not found:
+                continue  # the parse locates only cells with code spans, or no backtick
+            start = line.find(text, cursor)
+            if start < 0:
+                return None
+            cursor = start + len(text)
+            spans.extend((start + a, start + b) for a, b in found)
+        elif text:
+            start = line.find(text, cursor)
+            if start >= 0:
+                cursor = start + len(text)
+    return spans
