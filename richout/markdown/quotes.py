@@ -1,11 +1,13 @@
-"""Code spans of a block quote's first paragraph, from its lines' contents (CommonMark 5.1).
+"""Code spans of a block quote's first paragraph or table, from its lines' contents.
 
 A block quote whose paragraph is a run of ``>`` lines that can only be paragraph text pairs
 its backtick runs as a plain paragraph does once the markers are taken off
 (:mod:`richout.markdown.spans`): :class:`QuoteRuns` answers
 :meth:`~richout.markdown.codemap.CodeMap.in_code` for such lines without the parse, and
-leaves every other quote to it. ``tests/test_codemap.py`` compares each answer with the full
-parse.
+leaves every other quote to it. A quote whose first block is a table is read as a table
+opening a run is (:mod:`richout.markdown.tables`), from its lines' contents.
+``tests/test_codemap.py`` and ``tests/test_codemap_tables.py`` compare each answer with the
+full parse.
 """
 
 from __future__ import annotations

@@ -1,23 +1,25 @@
-"""Code spans of a top-level table's rows, read as markdown-it-py's table rule reads them.
+"""Code spans of a table's rows, read as markdown-it-py's table rule reads them.
 
 A run of lines (after a blank line, a fence or the text's start) whose first line is at
 column 0, holds a ``|`` and is followed by a delimiter row is a table: the table rule is
 the first block rule tried, so nothing else can take those two lines. It is also one of the
 paragraph's terminators: below lines of top-level paragraph text, such a pair of lines
-starts a table too (:meth:`Tables._interrupting`). Its rows then run on
-to the first line that is blank, opens a block (a quote, fence, thematic break, list item,
-heading or indented code; :data:`~richout.markdown.spans.LINE_STARTER` is a superset of
-them), or brings the count of cells filled in for short rows past markdown-it-py's limit
-(65,536 in version 4, :func:`~richout.markdown.engine.table_cell_limit`; version 3 has
-none): that row opens a block as after a blank line.
+starts a table too (:meth:`Tables._interrupting`); and it is the first rule tried in a list
+item opening the run (:meth:`Tables._in_item`) and in a block quote (which
+:class:`~richout.markdown.quotes.QuoteRuns` reads from its lines' contents). Its rows then
+run on to the first line that is blank, opens a block (a quote, fence, thematic
+break, list item, heading or indented code; :data:`~richout.markdown.spans.LINE_STARTER` is
+a superset of them), or brings the count of cells filled in for short rows past
+markdown-it-py's limit (65,536 in version 4, :func:`~richout.markdown.engine.table_cell_limit`;
+version 3 has none): that row opens a block as after a blank line.
 
 Each row is one line, split at each ``|`` not after a backslash; each of the first
 *header-count* cells, trimmed, is parsed as inline text of its own, so a code span never
 leaves its cell. :func:`richout.markdown.engine.parse_code` locates each such cell in its
-line with ``str.find`` from the end of the previous located cell; :meth:`Tables.row_spans`
-does the same, so its spans are the parse's. A table of 40k rows with code spans and tags
-went to markdown-it-py whole (1.6-1.8 s/MB). ``tests/test_codemap_tables.py`` compares
-every offset with the full parse.
+whole source line (a marker included) with ``str.find`` from the end of the previous
+located cell; :func:`cell_spans` does the same, so its spans are the parse's. A table of
+40k rows with code spans and tags went to markdown-it-py whole (1.6-1.8 s/MB).
+``tests/test_codemap_tables.py`` compares every offset with the full parse.
 """
 
 from __future__ import annotations
