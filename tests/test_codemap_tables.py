@@ -196,6 +196,11 @@ def _assert_agree(text: str, shuffle: random.Random | None = None) -> None:
 # In a block quote: the cells are located in the whole line, marker included.
 @example("> | > | `b` |\n> |---|---|\n> | > | `x` |\n", random.Random(0))
 @example("> | a | b |\r\n> |---|---|\r\n> | `x` | y |\r\nlazy `z`\n", random.Random(0))
+# An item of the list open above the blank line, no table (the list rule takes the line).
+@example("- i\n\n\r-    |` |\r   |:--|--:|\r   |\n`z`", random.Random(1))
+@example("- i\n\n- a | `b\n|---|---|\n`c` | d\n", random.Random(1))
+# Digits other than ASCII make no ordered list marker.
+@example("\u0661. | a |\n   |---|\n   `x | y`\n", random.Random(0))
 # In a list item: the header's cells are located in the whole line, marker included.
 @example("- | - | `b` |\n  |---|---|\n  | - | `x` |\nlazy `z`\n", random.Random(0))
 @example("1.  | a | `b` |\n    |---|---|\n    `x` | y\n   `z`\n", random.Random(0))

@@ -54,9 +54,11 @@ _ROW_END = re.compile(f"(?m)^(?:{LINE_STARTER.pattern})")
 #: U+FFFD): a line holding one is left to the parse.
 _TRIMMED = WHITESPACE.translate(dict.fromkeys(map(ord, " \t\r\n")))
 ODD_CELL_CHAR = re.compile("[\x00" + re.escape(_TRIMMED) + "]")
+#: A line that may be a list item: a marker, then a blank or the line's end.
+_MARKER = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 #: A list item's marker at column 0 and the one to four spaces after it, content after them
 #: (five or more spaces: the content is indented code; a tab is not read here).
-_ITEM = re.compile(r"(?:[-+*]|\d{1,9}[.)]) {1,4}(?=[^ \t\r\n])")
+_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ \t\r\n])")
 #: A delimiter row (after up to three spaces): its first two characters as the rule checks
 #: them, then pipes, colons, dashes, spaces and tabs only.
 _DELIMITER = re.compile(r" {0,3}(?:[|:][-|: \t]|-[-|:])[-|: \t]*")
@@ -243,7 +245,9 @@ class Tables:
         ``hi``, or None when none is or this reading cannot tell."""
         text = self.text
         header, b = _line_at(text, first, hi)
-        if b >= hi:
+        if b >= hi or (first and _MARKER.match(header)):
+            # (A list open above the blank line takes a marker's line as its next item
+            # before any other rule is tried: only at the text's start is none open.)
             return None
         delimiter, c = _line_at(text, b + 1, hi)
         columns = header_columns(header, delimiter)
