@@ -147,10 +147,12 @@ class QuoteRuns:
         row this reading leaves to the parse. None when no table opens the run.
 
         Every line of the run is a row: its content is neither blank nor a block's start
-        (a superset of the table's terminators and indented code), and the line after the
-        run, a ``>`` line holding nothing, a line without a ``>`` or any other line that
-        opens a block, ends the table. Rows end early at a character markdown-it-py 3 and
-        4 trim differently, and (version 4) at the row whose filled-in cells pass its limit
+        (:data:`~richout.markdown.spans.LINE_STARTER`, a superset of the table's
+        terminators and indented code). The run ends before a ``>`` line holding nothing or
+        a line without a ``>`` (either ends the table), or before a line that may open a
+        block (a ``> ===`` row, say, which the table keeps: the lines from there are the
+        parse's). Rows end early at a character markdown-it-py 3 and 4 trim differently,
+        and (version 4) at the row whose filled-in cells pass its limit
         (:func:`~richout.markdown.tables.rows_in_table`). A quoted table of 40k rows with
         code spans and tags went to markdown-it-py whole (1.7-1.9 s/MB).
         """

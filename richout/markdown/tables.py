@@ -2,7 +2,9 @@
 
 A run of lines (after a blank line, a fence or the text's start) whose first line is at
 column 0, holds a ``|`` and is followed by a delimiter row is a table: the table rule is
-the first block rule tried, so nothing else can take those two lines. It is also one of the
+the first block rule tried, so nothing else can take those two lines (but the list rule,
+which takes a marker's line as the next item of a list open above the blank line without
+trying another rule: such a header is read at the text's start only). It is also one of the
 paragraph's terminators: below lines of top-level paragraph text, such a pair of lines
 starts a table too (:meth:`Tables._interrupting`); and it is the first rule tried in a list
 item opening the run (:meth:`Tables._in_item`) and in a block quote (which
@@ -188,12 +190,15 @@ class Tables:
         if ODD_CELL_CHAR.search(header) or ODD_CELL_CHAR.search(delimiter):
             return None  # (then the first line's own table was not surely refused either)
         if header_columns(header, delimiter) is not None:
-            return None  # the table rule, tried first, takes the two lines as they stand
+            # A table of the two lines as they stand, unless a list open above takes the
+            # first as its next item (_table_at): this reading cannot tell which.
+            return None
         columns = header_columns(header[width:], delimiter[indent:])
         if columns is None:
             return None
         body = at = c + 1
         rows: list[str] = []
+        starts: list[int] = []  # each row's start (a row's text has its CRLF's CR off)
         while at < hi:
             row, end = _line_at(text, at, hi)
             if (
@@ -205,12 +210,12 @@ class Tables:
             ):
                 break
             rows.append(row)
+            starts.append(at)
             at = end + 1
         kept = rows_in_table(rows, columns)
-        end = body + sum(len(row) + 1 for row in rows[:kept])
         if kept < len(rows):
-            return TableRead(first, columns, body, end, True, width)
-        return TableRead(first, columns, body, min(end, hi), False, width)
+            return TableRead(first, columns, body, starts[kept], True, width)
+        return TableRead(first, columns, body, min(at, hi), False, width)
 
     def _interrupting(self, first: int, hi: int) -> TableRead | None:
         """A table interrupting the paragraph that opens the run ``[first, hi)``, when the
