@@ -357,6 +357,8 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
         if nxt > at:
             return nxt
     if _OWN_LINE_BLOCK.match(line) is not None:
+        if "|" in line and delimiter_row_follows(text, end):
+            return lo  # a table's header, maybe (the table rule is tried first): the parse's
         # (a heading's own line: the caller's)
         return _past_empty_items(text, end + 1, line_start, hi) if line_start > at else lo
     if CONTAINER_LINE.match(line) is not None:
