@@ -233,19 +233,32 @@ def test_cell_count_is_the_rules_count(line: str) -> None:
 _PARAGRAPH = ["a `b", "c` [[reply_to_current]]"]
 
 
+#: A table opening a run, a list item and a block quote: its first line's lead, the others'.
+_CONTAINERS = {"run": ("", ""), "item": ("- ", "  "), "quote": ("> ", "> ")}
+
+
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])
-# The table opening the run, or interrupting a paragraph (its header written with its first
-# "|" or without it).
+# The table opening the run, interrupting a paragraph (its header written with its first
+# "|" or without it), opening a list item or a block quote.
 @pytest.mark.parametrize(
-    ("above", "header"), [([], "| a | b |"), (_PARAGRAPH, "| a | b |"), (_PARAGRAPH, "a | b")]
+    ("above", "header", "container"),
+    [
+        ([], "| a | b |", "run"),
+        (_PARAGRAPH, "| a | b |", "run"),
+        (_PARAGRAPH, "a | b", "run"),
+        ([], "| a | b |", "item"),
+        ([], "| a | b |", "quote"),
+    ],
 )
 def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
-    monkeypatch: pytest.MonkeyPatch, eol: str, above: list[str], header: str
+    monkeypatch: pytest.MonkeyPatch, eol: str, above: list[str], header: str, container: str
 ) -> None:
     parses, _ = _count_parses(monkeypatch)
     row = "| `x` [[reply_to_current]] | ``y`` z |"
-    text = eol.join([*above, header, "|---|---|", *[row] * 3000, "tail `t`"])
+    first, other = _CONTAINERS[container]
+    table = [first + header, *(other + line for line in ["|---|---|", *[row] * 3000])]
+    text = eol.join([*above, *table, "tail `t`"])
     codes = CodeMap(text)
     if above:
         assert codes.in_code(text.index("b"))
@@ -256,10 +269,6 @@ def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
     assert not codes.in_code(text.rindex("[["))
     assert codes.in_code(text.rindex("``y``") + 2)
     assert parses == []
-
-
-#: A table opening a run, a list item and a block quote: its first line's lead, the others'.
-_CONTAINERS = {"run": ("", ""), "item": ("- ", "  "), "quote": ("> ", "> ")}
 
 
 @pytest.mark.pure_python(why="lowers markdown-it-py's cell limit, which compiled code reads once")
