@@ -11,18 +11,17 @@ from hypothesis import strategies as st
 import richout
 from richout.media.lines import leftover_text
 from richout.text.chars import collapse_blank_runs
+from richout.text.derive import cleaned_pieces, spacing_patch
 from richout.text.patch import (
     Edit,
     Patch,
     apply,
-    cleaned_pieces,
     compose,
     end_in_input,
     identity,
     invert,
     offset_mapper,
     patch_from_pieces,
-    spacing_patch,
 )
 
 

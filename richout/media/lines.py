@@ -92,7 +92,7 @@ class LineChange:
     segments: list[SegmentItem]
     #: the ranges of the raw text a replacement was cleaned from, offsets from ``base``,
     #: joined by ``sep`` (``collapse_blank_runs(sep.join(...))``): what lets the explanation
-    #: keep each of their characters in place (:func:`~richout.text.patch.cleaned_pieces`)
+    #: keep each of their characters in place (:func:`~richout.text.derive.cleaned_pieces`)
     kept: list[tuple[int, int]] = field(default_factory=list)
     base: int = 0
     sep: str = ""

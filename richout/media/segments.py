@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from richout.media.lines import LineChange
 from richout.models import Segment, media_segment, text_segment
 from richout.text.chars import JS_WS, JS_WS_NO_BREAK, JS_WS_SET, BlankLineRun, LineBreaks, js_trim
-from richout.text.patch import Patch, apply, cleaned_pieces, common_prefix, patch_from_pieces
+from richout.text.derive import cleaned_pieces, common_prefix
+from richout.text.patch import Patch, apply, patch_from_pieces
 
 __all__ = ["BLANK_LINES_LF", "build_segments", "drop_ws_only_lines", "walked_text"]
 

@@ -21,7 +21,7 @@ from richout.models import Directives, Explained, Reply, rerun
 from richout.models.lossless import edit_records
 from richout.profiles import NEXT, Profile
 from richout.tags import release as _release_tags
-from richout.text.patch import diff_patch, spacing_patch
+from richout.text.derive import diff_patch, spacing_patch
 
 __all__ = ["finish", "release_directives"]
 

@@ -28,7 +28,8 @@ from richout.tags.release import ReleaseReply
 from richout.tags.release_result import finish
 from richout.tags.silent import silent_rule
 from richout.text.chars import has_double_bracket, js_rtrim
-from richout.text.patch import compose, diff_patch
+from richout.text.derive import diff_patch
+from richout.text.patch import compose
 from richout.views.delivery_strip import Strip, strip_for_delivery
 from richout.views.reply_explain import explain_reply
 from richout.views.reply_stages import Stages
