@@ -5,10 +5,12 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import richout
+import richout.text.patch as patch_module
 from richout.media.lines import leftover_text
 from richout.text.chars import collapse_blank_runs
 from richout.text.derive import cleaned_pieces, spacing_patch
@@ -54,6 +56,72 @@ def test_compose_equals_applying_both(data: st.DataObject) -> None:
     for e in both:
         assert src[e.start : e.end] == e.removed and e.removed != e.inserted
     assert all(a.end < b.start for a, b in itertools.pairwise(both))
+
+
+def _touching(data: st.DataObject, patch: Patch) -> Patch:
+    """``patch`` with some edits cut in two touching ones (maybe a no-op among them): a
+    valid patch the builder would not have made, which compose must take as well."""
+    out: Patch = []
+    for e in patch:
+        if e.end - e.start >= 2 and data.draw(st.booleans()):
+            m = data.draw(st.integers(e.start + 1, e.end - 1))
+            k = data.draw(st.integers(0, len(e.inserted)))
+            out.append(Edit(e.start, m, e.removed[: m - e.start], e.inserted[:k]))
+            out.append(Edit(m, e.end, e.removed[m - e.start :], e.inserted[k:]))
+        else:
+            out.append(e)
+    return out
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.data())
+def test_compose_takes_runs_of_lone_edits_as_the_cluster_loop_does(data: st.DataObject) -> None:
+    """The bulk runs (``_Apart``) give the very edits the cluster-by-cluster loop gives,
+    for patches whose edits are apart and for patches with touching or no-op edits (which
+    go to the loop)."""
+    src = data.draw(st.text(alphabet="abcd \n", max_size=60))
+    _, first = data.draw(text_and_patch(src))
+    if data.draw(st.booleans()):
+        first = _touching(data, first)
+    mid = apply(src, first)
+    _, second = data.draw(text_and_patch(mid))
+    if data.draw(st.booleans()):
+        second = _touching(data, second)
+    saved = patch_module.BULK_FROM
+    try:
+        patch_module.BULK_FROM = 0
+        bulk = compose(first, second, mid)
+        patch_module.BULK_FROM = 1 << 60
+        loop = compose(first, second, mid)
+    finally:
+        patch_module.BULK_FROM = saved
+    assert bulk == loop
+    assert apply(src, bulk) == apply(mid, second)
+
+
+def test_a_final_trim_over_many_removals_composes_without_the_cluster_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A reply's tag removals then its final trim: the removals are taken in one run, not
+    one cluster at a time (one builder call each, 42k on a hostile reply)."""
+    src = "x [[a]]" * 1000 + " \n"
+    first = patch_from_pieces(src, [(7 * i + 1, 7 * i + 7, "") for i in range(1000)])
+    mid = apply(src, first)
+    second = [Edit(len(mid) - 2, len(mid), mid[-2:], "")]
+    calls = 0
+    add = patch_module._Builder.add
+
+    def counted(self: object, *args: object) -> None:
+        nonlocal calls
+        calls += 1
+        add(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(patch_module._Builder, "add", counted)
+    both = compose(first, second, mid)
+    assert apply(src, both) == "x" * 1000
+    # the last removal and the trim touch in mid: one cluster through the loop
+    assert calls <= 2, calls
+    assert both[:-1] == first[:-1]
 
 
 def _inserted(out: str, patch: Patch) -> list[bool]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
+from itertools import accumulate, islice
+from operator import eq, itemgetter, lt
 from typing import NamedTuple
 
 __all__ = [
@@ -85,6 +87,12 @@ class _Builder:
             self._out.append(Edit(self._start, self._end, removed, inserted))
         self._start = -1
 
+    def extend(self, edits: Sequence[Edit]) -> None:
+        """Append ``edits`` as they are: apart from each other and from the pending edit,
+        none a no-op (:class:`_Apart`)."""
+        self._flush()
+        self._out.extend(edits)
+
     def done(self) -> Patch:
         self._flush()
         return self._out
@@ -147,7 +155,13 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
     shift = 0  # mid position = input position + shift, for input before first[i]
     i = j = 0
     n1, n2 = len(first), len(second)
+    runs = _Apart.of(first, second)
     while i < n1 or j < n2:
+        if runs is not None:
+            taken = runs.take(out, i, j, shift)
+            if taken is not None:
+                i, j, shift = taken
+                continue
         if i < n1:
             cs = first[i].start + shift
             if j < n2 and second[j].start < cs:
@@ -200,6 +214,81 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
         inserted.append(mid[cur:ce])
         out.add(in_start, in_end, "".join(removed), "".join(inserted))
     return out.done()
+
+
+_START = itemgetter(0)
+_END = itemgetter(1)
+_REMOVED = itemgetter(2)
+_INSERTED = itemgetter(3)
+#: Patches with fewer edits in all compose cluster by cluster: listing the offsets costs
+#: more than it saves (tests lower it to 0 and compare the two ways).
+BULK_FROM = 16
+
+
+class _Apart:
+    """Where :func:`compose` may take runs of edits in bulk: both patches' edits are apart
+    (no two touch) and none is a no-op.
+
+    An edit that meets no edit of the other patch is then a cluster of its own, copied
+    as it is (an edit of ``second`` moved back by the shift before it), and a run of such
+    edits is found by bisection: a reply's final trim composed over 42k tag removals went
+    through the cluster loop once per removal, a tenth of an explained reply's time.
+    """
+
+    __slots__ = ("ends2", "first", "mid_ends", "mid_starts", "second", "shifts")
+
+    def __init__(self, first: Sequence[Edit], second: Sequence[Edit]) -> None:
+        self.first = first
+        self.second = second
+        #: shifts[i]: mid offset less input offset before first[i] (shifts[n1]: after all)
+        self.shifts = [0, *accumulate(len(e.inserted) - (e.end - e.start) for e in first)]
+        #: where each edit of ``first`` starts and ends in mid (its inserted text)
+        self.mid_starts = list(map(int.__add__, map(_START, first), self.shifts))
+        self.mid_ends = list(map(int.__add__, map(_END, first), islice(self.shifts, 1, None)))
+        self.ends2 = list(map(_END, second))
+
+    @classmethod
+    def of(cls, first: Sequence[Edit], second: Sequence[Edit]) -> _Apart | None:
+        """The runs of two patches whose edits are apart, else None (or for a few edits)."""
+        if len(first) + len(second) < BULK_FROM or not (_apart(first) and _apart(second)):
+            return None
+        return cls(first, second)
+
+    def take(self, out: _Builder, i: int, j: int, shift: int) -> tuple[int, int, int] | None:
+        """Write the run of lone edits at ``first[i]`` or ``second[j]`` to ``out``; the
+        next ``(i, j, shift)``, or None when the next cluster holds edits of both."""
+        first, second = self.first, self.second
+        if j >= len(second):
+            out.extend(first[i:])
+            return len(first), j, self.shifts[-1]
+        if i >= len(first):
+            out.extend(_moved(second[j:], shift))
+            return i, len(second), shift
+        s2 = second[j].start
+        if self.mid_ends[i] < s2:
+            k = bisect.bisect_left(self.mid_ends, s2, i + 1)
+            out.extend(first[i:k])
+            return k, j, self.shifts[k]
+        m1 = self.mid_starts[i]
+        if self.ends2[j] < m1:
+            k = bisect.bisect_left(self.ends2, m1, j + 1)
+            out.extend(_moved(second[j:k], shift))
+            return i, k, shift
+        return None
+
+
+def _apart(patch: Sequence[Edit]) -> bool:
+    """Does each edit of ``patch`` end before the next starts, and change something?"""
+    return all(map(lt, map(_END, patch), islice(map(_START, patch), 1, None))) and not any(
+        map(eq, map(_REMOVED, patch), map(_INSERTED, patch))
+    )
+
+
+def _moved(edits: Sequence[Edit], shift: int) -> Sequence[Edit]:
+    """``edits`` of a patched text, moved back by ``shift`` onto the patch's input."""
+    if not shift:
+        return edits
+    return [Edit(a - shift, b - shift, r, x) for a, b, r, x in edits]
 
 
 def source_offset(patch: Sequence[Edit], pos: int) -> int:
