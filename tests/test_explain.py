@@ -26,7 +26,7 @@ import make_corpus
 import richout
 from richout.media.split import split_for_views
 from richout.models import Explained, rerun
-from richout.models.diagnostics import edits_of, findings_of, spans_of
+from richout.models.diagnostics import findings_of, patch_of, spans_of
 from richout.profiles import resolve_profile
 from richout.tags.pipeline import stage_tags
 
@@ -157,11 +157,11 @@ _FAMILY_TEXTS = [make(40) for make in adversarial.FAMILIES.values()]
 def _deferred_equals_eager(deferred_result: Explained, eager: Explained) -> None:
     found = findings_of(deferred_result)
     assert found is not None  # nothing was built yet
-    spans, edits = spans_of(deferred_result), edits_of(deferred_result)
+    spans, patch = spans_of(deferred_result), patch_of(deferred_result)
     assert [(f[0], f[1], f[2], f[3], f[4]) for f in found] == [
         (d.start, d.code, d.end, d.severity, d.message) for d in eager.diagnostics
     ]
-    assert spans == eager.spans and edits == eager.edits
+    assert spans == eager.spans and patch == patch_of(eager)
     assert findings_of(deferred_result) is not None  # reading parts built nothing
     assert deferred_result == eager  # builds the records now
     assert findings_of(deferred_result) is None

@@ -110,7 +110,7 @@ def test_tag_runs_without_patches_read_the_same(text: str) -> None:
 def test_a_run_without_patches_refuses_to_compose_edits() -> None:
     run = _stages("[[reply_to_current]] hi", (True, True, True), edits=False)
     with pytest.raises(RuntimeError, match="edits=False"):
-        run.spans_and_edits()
+        run.spans_and_patch()
 
 
 # --------------------------------------------------------------------------- blank-line runs

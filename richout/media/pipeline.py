@@ -25,7 +25,6 @@ from richout.media.walk import Walker
 from richout.models import (
     Diagnostic,
     Directives,
-    EditRecord,
     MediaSplit,
     Span,
     span_record,
@@ -37,8 +36,8 @@ from richout.models.diagnostics import (
     Diagnostics,
     Finding,
     deferred,
-    edits_of,
     findings_of,
+    patch_of,
     spans_of,
 )
 from richout.models.lossless import edit_records
@@ -326,7 +325,7 @@ def _walked_split(
     fields["segments"] = segs
     if not explain:
         return MediaSplit.lazy(explainer, **fields)
-    findings, spans, edits = _explanation(
+    findings, spans, patch = _explanation(
         text,
         walker,
         walk_patch,
@@ -340,8 +339,10 @@ def _walked_split(
         built=built,
     )
     if defer:
-        return deferred(MediaSplit, findings, spans, edits, **fields)
-    return MediaSplit.explained(diagnostics=findings.build(), spans=spans, edits=edits, **fields)
+        return deferred(MediaSplit, findings, spans, patch, **fields)
+    return MediaSplit.explained(
+        diagnostics=findings.build(), spans=spans, edits=edit_records(patch), **fields
+    )
 
 
 def _explained_as_is(
@@ -368,7 +369,7 @@ def _explanation(
     preserve: bool,
     audio_on: bool,
     built: bool,
-) -> tuple[Diagnostics, list[Span], list[EditRecord]]:
+) -> tuple[Diagnostics, list[Span], Patch]:
     """Findings, spans and edits of a walked reply, over the input ``text``.
 
     The stages' patches (trim, walk, leading blank lines, tags, final trim) compose into one
@@ -388,7 +389,7 @@ def _explanation(
     tag_diags: list[Diagnostic] = []
     tag_findings: list[Finding] = []
     if directives is not None:
-        tag_patch = [Edit(e.start, e.end, e.removed, e.inserted) for e in edits_of(directives)]
+        tag_patch = patch_of(directives)
         tag_spans = [x for x in spans_of(directives) if x.kind == "audio_tag"]
         # Reply tags are read but not applied here (no reply target is computed), so only
         # findings about the text itself (tags in code, malformed or unknown tags) carry over.
@@ -430,4 +431,4 @@ def _explanation(
         allowlist=walker.allowlist,
         audio_spans=[x for x in spans if x.kind == "audio_tag"] if built else [],
     )
-    return diag, spans, edit_records(patch)
+    return diag, spans, patch

@@ -13,10 +13,10 @@ from typing import Any, TypeVar
 
 from richout.models.base import (
     Diagnostic,
-    EditRecord,
     Explained,
     Severity,
     Span,
+    edit_record,
     fields_set,
     set_dict,
     set_extra,
@@ -24,7 +24,7 @@ from richout.models.base import (
     set_private,
 )
 from richout.text.chars import LineIndex
-from richout.text.patch import OffsetMap, end_in_input, identity
+from richout.text.patch import Edit, OffsetMap, Patch, end_in_input, identity
 
 __all__ = [
     "PER_CONSTRUCT",
@@ -33,9 +33,9 @@ __all__ = [
     "Finding",
     "deferred",
     "diagnostic",
-    "edits_of",
     "findings_of",
     "has_findings",
+    "patch_of",
     "spans_of",
     "stage_findings",
 ]
@@ -248,32 +248,34 @@ class Deferred:
     records. Building a :class:`Diagnostic` per finding at every stage cost four records per
     malformed tag in an explained ``parse_reply``; a result of :func:`deferred` builds them
     only if someone reads its ``diagnostics`` (or compares or pickles it), as a lazy result
-    does. Its spans and edits are read with :func:`spans_of` and :func:`edits_of`, which
-    build nothing either (the result's own ``spans`` and ``edits`` build the whole
-    explanation, records included).
+    does. Its spans and its patch are read with :func:`spans_of` and :func:`patch_of`,
+    which build nothing either (the result's own ``spans`` and ``edits`` build the whole
+    explanation, records included). The patch stays edit tuples until then: the next stage
+    composes it into its own patch, and an :class:`EditRecord` per tag removal built here
+    was read back into a tuple there (42k of each on a hostile reply).
     """
 
-    __slots__ = ("_cls", "_fields", "edits", "findings", "spans")
+    __slots__ = ("_cls", "_fields", "findings", "patch", "spans")
 
     def __init__(
         self,
         cls: type[Explained],
         findings: Diagnostics,
         spans: list[Span],
-        edits: list[EditRecord],
+        patch: Patch,
         fields: dict[str, Any],
     ) -> None:
         self._cls = cls
         self.findings = findings
         self.spans = spans
-        self.edits = edits
+        self.patch = patch
         self._fields = fields
 
     def __call__(self) -> Explained:
         return self._cls.explained(
             diagnostics=self.findings.build(),
             spans=self.spans,
-            edits=self.edits,
+            edits=[edit_record(*e) for e in self.patch],
             **self._fields,
         )
 
@@ -282,11 +284,12 @@ def deferred(
     cls: type[_E],
     findings: Diagnostics,
     spans: list[Span],
-    edits: list[EditRecord],
+    patch: Patch,
     **fields: Any,
 ) -> _E:
-    """An explained result of ``cls`` whose diagnostics are built from ``findings`` when read."""
-    return cls.lazy(Deferred(cls, findings, spans, edits, fields), **fields)
+    """An explained result of ``cls`` whose diagnostics and edit records are built from
+    ``findings`` and ``patch`` when read."""
+    return cls.lazy(Deferred(cls, findings, spans, patch, fields), **fields)
 
 
 def _pending(result: Explained) -> Deferred | None:
@@ -333,7 +336,10 @@ def spans_of(result: Explained) -> list[Span]:
     return result.spans if pending is None else pending.spans
 
 
-def edits_of(result: Explained) -> list[EditRecord]:
-    """``result.edits``, without building a :func:`deferred` result's diagnostics."""
+def patch_of(result: Explained) -> Patch:
+    """``result.edits`` as a patch (edit tuples), without building a :func:`deferred`
+    result's diagnostics or records: its own patch, which the caller must not change."""
     pending = _pending(result)
-    return result.edits if pending is None else pending.edits
+    if pending is not None:
+        return pending.patch
+    return [Edit(e.start, e.end, e.removed, e.inserted) for e in result.edits]

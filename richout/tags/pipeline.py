@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from richout.markdown.codemap import CodeMap
-from richout.models import Directives, EditRecord, Span, span_record
+from richout.models import Directives, Span, span_record
 from richout.models.diagnostics import Diagnostics, Finding, deferred
 from richout.models.lossless import edit_records
 from richout.tags.close import (
@@ -191,7 +191,7 @@ class TagStages:
         """``record``: explaining, keep the reply stage's findings for a later run over the
         same text (:meth:`reusing`). ``reuse``, ``shift``: such a run's reply stage read this
         text's stage text with ``shift`` more characters in front (given by :meth:`reusing`).
-        ``edits``: :meth:`spans_and_edits` may be called (default: when explaining); without,
+        ``edits``: :meth:`spans_and_patch` may be called (default: when explaining); without,
         the removal and §5.1 steps build their texts only, not a patch per tag.
         ``read_replies=False``: nobody reads this run's reply tags (the split's own tag pass,
         which strips none and is not reused by a view); once an audio tag was recognised,
@@ -333,20 +333,20 @@ class TagStages:
     def explained(self, outputs: dict[str, Any], current_message_id: str | None) -> Directives:
         """The eager result: every finding, the tag spans and the composed edits."""
         findings = self.findings(outputs, current_message_id)
-        spans, edits = self.spans_and_edits()
+        spans, patch = self.spans_and_patch()
         return Directives.explained(
-            **outputs, diagnostics=findings.build(), spans=spans, edits=edits
+            **outputs, diagnostics=findings.build(), spans=spans, edits=edit_records(patch)
         )
 
     def deferred(self, current_message_id: str | None) -> Directives:
         """The explained result, its findings left to the next stage (:func:`stage_tags`)."""
         outputs = self.outputs(current_message_id)
         findings = self.findings(outputs, current_message_id)
-        spans, edits = self.spans_and_edits()
-        return deferred(Directives, findings, spans, edits, **outputs)
+        spans, patch = self.spans_and_patch()
+        return deferred(Directives, findings, spans, patch, **outputs)
 
-    def spans_and_edits(self) -> tuple[list[Span], list[EditRecord]]:
-        """The tag spans (input offsets, in order) and the composed edits."""
+    def spans_and_patch(self) -> tuple[list[Span], Patch]:
+        """The tag spans (input offsets, in order) and the stages' patches composed."""
         if not self.edits:
             raise RuntimeError("TagStages built with edits=False has no patch to compose")
         audio, replies = self.audio, self.replies
@@ -355,12 +355,12 @@ class TagStages:
         spans.extend(span_record("reply_tag", r.in_start, r.in_end, r.id) for r in replies)
         if audio and replies:
             spans.sort(key=lambda sp: sp.start)
-        patch: Patch = self.patch1
+        patch: Patch = list(self.patch1)  # (the result's own: the stage's stays the stage's)
         if self.patch2:
             patch = compose(patch, self.patch2, self.text2)
         if self.patch3:
             patch = compose(patch, self.patch3, self.text3)
-        return spans, edit_records(patch)
+        return spans, patch
 
 
 def _trimmed_from(read: str, text: str) -> int:

@@ -10,14 +10,13 @@ optional compiled build can compile it (a compiled public function would raise
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from richout.models import (
     CanvasPreview,
     Diagnostic,
     Directives,
-    EditRecord,
     EmbedResult,
     MediaSplit,
     ReplyTarget,
@@ -27,15 +26,11 @@ from richout.models import (
 from richout.models.attachments import Attachment, describe
 from richout.models.base import SPAN_ORDER
 from richout.models.canvas import block_record, block_wire
-from richout.models.diagnostics import Diagnostics, edits_of, has_findings, spans_of, stage_findings
+from richout.models.diagnostics import Diagnostics, has_findings, patch_of, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.text.patch import Edit, OffsetMap, compose, end_in_input, offset_mapper
 
 __all__ = ["render_explanation", "render_outputs"]
-
-
-def _patch(records: Iterable[EditRecord]) -> list[Edit]:
-    return [Edit(e.start, e.end, e.removed, e.inserted) for e in records]
 
 
 def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
@@ -131,9 +126,9 @@ def render_explanation(
     text: str, embeds: EmbedResult, media: MediaSplit, tags: Directives
 ) -> dict[str, Any]:
     """Diagnostics, spans and edits over the input: each layer's, mapped through the earlier."""
-    p_embeds = _patch(embeds.edits)
-    p_media = compose(p_embeds, _patch(edits_of(media)), embeds.text)
-    p_all = compose(p_media, _patch(edits_of(tags)), media.text)
+    p_embeds = patch_of(embeds)
+    p_media = compose(p_embeds, patch_of(media), embeds.text)
+    p_all = compose(p_media, patch_of(tags), media.text)
     diagnostics = _union(
         text,
         embeds.diagnostics,

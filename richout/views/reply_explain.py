@@ -6,7 +6,7 @@ outputs never depend on anything here (README decision: outputs first, explanati
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from richout.embed.parse import embeds_for_delivery_diagnostics
 from richout.models import (
@@ -19,7 +19,7 @@ from richout.models import (
     span_record,
 )
 from richout.models.base import SPAN_ORDER
-from richout.models.diagnostics import Diagnostics, Finding, edits_of, spans_of, stage_findings
+from richout.models.diagnostics import Diagnostics, Finding, patch_of, spans_of, stage_findings
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
 from richout.text.patch import Edit, OffsetMap, Patch, compose, end_in_input, offset_mapper
@@ -40,10 +40,6 @@ _RECOMPUTED_BY_REPLY_STAGE = frozenset(
         "tag.current_without_id",
     }
 )
-
-
-def _as_patch(records: Iterable[EditRecord]) -> Patch:
-    return [Edit(e.start, e.end, e.removed, e.inserted) for e in records]
 
 
 def _map_span(to_input: OffsetMap, start: int, end: int) -> tuple[int, int]:
@@ -156,9 +152,9 @@ def _tagged_text(st: Stages) -> str:
 def _patch(text: str, st: Stages) -> tuple[Patch, Patch, Patch]:
     """The media patch, media + reply tags, and the whole composed patch over ``text``."""
     t1 = st.split.text
-    p1 = _as_patch(edits_of(st.split))
+    p1 = patch_of(st.split)
     d = st.directives
-    p2 = _as_patch(edits_of(d)) if d is not None and d.has_reply_tag else []
+    p2 = patch_of(d) if d is not None and d.has_reply_tag else []
     t2 = _tagged_text(st)
     p12 = compose(p1, p2, t1)
     whole = compose(p12, st.strip.patch, t2)
