@@ -15,6 +15,7 @@ from operator import not_
 
 from richout.markdown.definitions import NOT_TEXT_LINE, after_definition
 from richout.markdown.spans import LINE_STARTER
+from richout.markdown.tables import delimiter_row_follows, heads_table
 from richout.text.chars import contains, find_str, has_lone_cr
 
 __all__ = [
@@ -24,7 +25,6 @@ __all__ = [
     "FenceScan",
     "Runs",
     "container_content",
-    "delimiter_row_follows",
     "indent_columns",
     "inline_start",
     "is_blank",
@@ -120,21 +120,6 @@ def indent_columns(text: str, start: int) -> int:
             return col
         i += 1
     return 4 if i >= n else col
-
-
-_DELIMITER_CHARS = re.compile(r"[-:| \t]*\r?$")
-
-
-def delimiter_row_follows(text: str, line_end: int) -> bool:
-    """Could the line after ``line_end`` be a table's delimiter row (``|---|:--|``)?"""
-    if line_end >= len(text):
-        return False
-    start = line_end + 1
-    end = text.find("\n", start)
-    if end < 0:
-        end = len(text)
-    # Two linear tests (one regex with a "-" between two runs would backtrack).
-    return "-" in text[start:end] and _DELIMITER_CHARS.match(text, start, end) is not None
 
 
 class FenceRuns:
@@ -357,7 +342,7 @@ def inline_start(text: str, lo: int, hi: int, line_start: int, blocks: dict[int,
         if nxt > at:
             return nxt
     if _OWN_LINE_BLOCK.match(line) is not None:
-        if "|" in line and delimiter_row_follows(text, end):
+        if heads_table(text, line, end):
             return lo  # a table's header, maybe (the table rule is tried first): the parse's
         # (a heading's own line: the caller's)
         return _past_empty_items(text, end + 1, line_start, hi) if line_start > at else lo

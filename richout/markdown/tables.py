@@ -41,6 +41,7 @@ __all__ = [
     "Tables",
     "cell_count",
     "cell_spans",
+    "delimiter_row_follows",
     "header_columns",
     "heads_table",
     "rows_in_table",
@@ -76,12 +77,22 @@ def _line_at(text: str, a: int, hi: int) -> tuple[str, int]:
     return (line[:-1] if line.endswith("\r") else line), b
 
 
+def delimiter_row_follows(text: str, line_end: int) -> bool:
+    """Could the line after ``line_end`` be a table's delimiter row (``|---|:--|``)?
+
+    The table rule's own tests of that line (:data:`_DELIMITER`), and a ``-``, which each of
+    its columns needs: every delimiter row passes, and the lines that pass are few. (A CRLF's
+    CR is off; a lone CR is the caller's to look for.)"""
+    if line_end >= len(text):
+        return False
+    line = _line_at(text, line_end + 1, len(text))[0]
+    return "-" in line and _DELIMITER.fullmatch(line) is not None
+
+
 def heads_table(text: str, line: str, line_end: int) -> bool:
     """Could ``line``, ending at ``line_end``, head a table: does it hold a ``|`` with a
     delimiter row on the next line? (Then the table rule, tried first, may take it.)"""
-    if "|" not in line or line_end >= len(text):
-        return False
-    return _DELIMITER.fullmatch(_line_at(text, line_end + 1, len(text))[0]) is not None
+    return "|" in line and delimiter_row_follows(text, line_end)
 
 
 class TableRead(NamedTuple):
