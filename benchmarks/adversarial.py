@@ -154,6 +154,18 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "quote_table_rows_tags": lambda n: (
         "> | a | b |\n> |---|---|\n" + "> | `x` [[reply_to_current]] | ``y`` z |\n" * n
     ),
+    # 2026-12-05 (twenty-fourth stop): a table interrupting a block quote's paragraph (2.0-2.4
+    # s/MB, parsed whole), and two the code map still leaves to the parser: a table
+    # interrupting a list item's paragraph, and a table in a quote nested in a quote
+    "quote_paragraph_table_rows_tags": lambda n: (
+        "> p `q`\n> a | b\n> |---|---|\n" + "> `x` [[reply_to_current]] | ``y`` z\n" * n
+    ),
+    "item_paragraph_table_rows_tags": lambda n: (
+        "- p `q`\n  a | b\n  |---|---|\n" + "  `x` [[reply_to_current]] | ``y`` z\n" * n
+    ),
+    "nested_quote_table_rows_tags": lambda n: (
+        "> > | a | b |\n> > |---|---|\n" + "> > `x` [[reply_to_current]] | ``y`` z\n" * n
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -240,7 +240,7 @@ _CONTAINERS = {"run": ("", ""), "item": ("- ", "  "), "quote": ("> ", "> ")}
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])
 # The table opening the run, interrupting a paragraph (its header written with its first
-# "|" or without it), opening a list item or a block quote.
+# "|" or without it), opening a list item or a block quote, interrupting a quote's paragraph.
 @pytest.mark.parametrize(
     ("above", "header", "container"),
     [
@@ -249,6 +249,8 @@ _CONTAINERS = {"run": ("", ""), "item": ("- ", "  "), "quote": ("> ", "> ")}
         (_PARAGRAPH, "a | b", "run"),
         ([], "| a | b |", "item"),
         ([], "| a | b |", "quote"),
+        (_PARAGRAPH, "| a | b |", "quote"),
+        (_PARAGRAPH, "a | b", "quote"),
     ],
 )
 def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
@@ -257,8 +259,8 @@ def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
     parses, _ = _count_parses(monkeypatch)
     row = "| `x` [[reply_to_current]] | ``y`` z |"
     first, other = _CONTAINERS[container]
-    table = [first + header, *(other + line for line in ["|---|---|", *[row] * 3000])]
-    text = eol.join([*above, *table, "tail `t`"])
+    block = [*above, header, "|---|---|", *[row] * 3000]
+    text = eol.join([first + block[0], *(other + line for line in block[1:]), "tail `t`"])
     codes = CodeMap(text)
     if above:
         assert codes.in_code(text.index("b"))

@@ -108,8 +108,18 @@ class QuoteRuns:
             k1 += 1
         opens = self._opens_quote(k0)
         table = self._table(k0, k1) if opens else None
-        if table is not None:
-            for j in range(k0, k1 + 1):
+        head: int | None = k0
+        if table is None and opens:
+            head = self._interrupting(k0, k1)
+            table = self._table(head, k1) if head is not None else None
+        if table is not None and head is not None:
+            if head > k0:
+                # The paragraph the table interrupts: its lines, paired as the lines above
+                # a blank one are (a table is the only block that can start inside a run).
+                above = self._spans(k0, head - 1)
+                for j in range(k0, head):
+                    self._runs[j] = above
+            for j in range(head, k1 + 1):
                 self._runs[j] = table.get(j)
             return
         spans = self._spans(k0, k1) if opens and self._ends(k1) else None
@@ -178,6 +188,32 @@ class QuoteRuns:
             spans = cell_spans(line, at, columns, _no_reference)
             out[j] = None if spans is None else [(a + x, a + y) for x, y in spans]
         return out
+
+    def _interrupting(self, k0: int, k1: int) -> int | None:
+        """The line of the run ``k0``-``k1`` that heads a table interrupting the paragraph
+        the run opens (the table rule is one of the paragraph's terminators), or None when
+        no line does or when this reading cannot tell.
+
+        Each line of the run but the last, from the first, is asked whether it heads a
+        table over the next: no line holding no ``|``; a line holding a character
+        markdown-it-py 3 and 4 trim differently, or over one, gives up; else the two
+        contents decide (:func:`~richout.markdown.tables.header_columns`). No other block
+        can start inside the run (each line's content opens none), so the first line that
+        heads one ends the paragraph above it. A quote paragraph over 40k table rows with
+        code spans and tags went to markdown-it-py whole (2 s/MB).
+        """
+        text = self.text
+        for j in range(k0, k1):
+            a, b = self._bounds(j)
+            if text.find("|", a, b) < 0:
+                continue
+            _, header, at = self._row(j)
+            _, delimiter, dat = self._row(j + 1)
+            if ODD_CELL_CHAR.search(header, at) or ODD_CELL_CHAR.search(delimiter, dat):
+                return None
+            if header_columns(header[at:], delimiter[dat:]) is not None:
+                return j if j > k0 else None  # (the first line's table is _table's to read)
+        return None
 
     def _row(self, j: int) -> tuple[int, str, int]:
         """Line ``j`` of a run, as a table row: its start, its text (a CRLF's CR off) and
