@@ -840,6 +840,20 @@ _QUOTE_LINES = [
     "> # h",
     "> ===",
     "> > x",
+    # nested quotes: their runs keep one depth (a line one marker deeper or shallower is
+    # the parse's)
+    "> > `a`",
+    ">>`b` x",
+    "> > x ``y",
+    "> > [[reply_to_current]] `",
+    ">> a|b",
+    "> > --|--",
+    "> > > `c",
+    "> >",
+    ">>",
+    "> > ===",
+    "> >\tx",
+    ">  > x",
     ">\tx",
     " > x",
     ">",
@@ -1105,14 +1119,18 @@ def test_a_run_of_lines_with_a_block_at_an_end_is_answered_without_a_parse(
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
-def test_a_long_block_quote_is_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("marker", ["> ", "> > ", ">>", "> > > "])
+def test_a_long_block_quote_is_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch, marker: str
+) -> None:
     # Not vacuous: a quote paragraph of 3,000 lines with tags and code spans is paired
-    # without markdown-it-py (it once went to the parser whole: 2-3 s/MB), and each answer is
-    # the parse's; a fence in it, or a quote line after a lazy one, still parses (a lazy
-    # line after a one-line quote continues the quote's paragraph, which the run pairs).
+    # without markdown-it-py (it once went to the parser whole: 2-3 s/MB; a nested one
+    # until the twenty-fourth stop), and each answer is the parse's; a fence in it, or a
+    # quote line after a lazy one, still parses (a lazy line after a one-line quote
+    # continues the quote's paragraph, which the run pairs).
     parses, real = _count_parses(monkeypatch)
     for eol in ("\n", "\r\n"):
-        text = "> `a` [[reply_to_current]] ``b``" + eol
+        text = marker + "`a` [[reply_to_current]] ``b``" + eol
         text *= 3000
         cm = CodeMap(text)
         answers = [cm.in_code(p) for p in range(0, len(text), 7)]

@@ -135,10 +135,11 @@ def tables(draw: st.DrawFn) -> str:
 
 @st.composite
 def quoted_tables(draw: st.DrawFn) -> str:
-    """:func:`tables` in a block quote: each line after one marker (``> `` or ``>``), now and
-    then another (more spaces, a tab, a nested quote) or none (a lazy line)."""
+    """:func:`tables` in a block quote, maybe nested in another: each line after one marker
+    (``> ``, ``>``, ``> > `` or ``>>``), now and then another (more spaces, a tab, a nested
+    quote) or none (a lazy line)."""
     lines = draw(tables()).split("\n")
-    marker = draw(st.sampled_from(["> ", ">"]))
+    marker = draw(st.sampled_from(["> ", ">", "> > ", ">>"]))
     others = st.sampled_from([marker] * 8 + [">  ", "", ">\t", "> > "])
     return "\n".join(draw(others) + line for line in lines)
 
@@ -234,7 +235,12 @@ _PARAGRAPH = ["a `b", "c` [[reply_to_current]]"]
 
 
 #: A table opening a run, a list item and a block quote: its first line's lead, the others'.
-_CONTAINERS = {"run": ("", ""), "item": ("- ", "  "), "quote": ("> ", "> ")}
+_CONTAINERS = {
+    "run": ("", ""),
+    "item": ("- ", "  "),
+    "quote": ("> ", "> "),
+    "nested quote": ("> > ", "> > "),
+}
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
@@ -251,6 +257,8 @@ _CONTAINERS = {"run": ("", ""), "item": ("- ", "  "), "quote": ("> ", "> ")}
         ([], "| a | b |", "quote"),
         (_PARAGRAPH, "| a | b |", "quote"),
         (_PARAGRAPH, "a | b", "quote"),
+        ([], "| a | b |", "nested quote"),
+        (_PARAGRAPH, "a | b", "nested quote"),
     ],
 )
 def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(

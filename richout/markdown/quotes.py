@@ -4,8 +4,10 @@ A block quote whose paragraph is a run of ``>`` lines that can only be paragraph
 its backtick runs as a plain paragraph does once the markers are taken off
 (:mod:`richout.markdown.spans`): :class:`QuoteRuns` answers
 :meth:`~richout.markdown.codemap.CodeMap.in_code` for such lines without the parse, and
-leaves every other quote to it. A quote whose first block is a table is read as a table
-opening a run is (:mod:`richout.markdown.tables`), from its lines' contents.
+leaves every other quote to it. A quote whose first block is a table, or whose paragraph a
+table interrupts, is read as a table opening a run is (:mod:`richout.markdown.tables`),
+from its lines' contents. A quote nested in quotes (``> > x``, up to :data:`MAX_DEPTH`
+deep) is read the same way when every line of the run has the same markers' count.
 ``tests/test_codemap.py`` and ``tests/test_codemap_tables.py`` compare each answer with the
 full parse.
 """
@@ -25,7 +27,7 @@ from richout.markdown.spans import (
 from richout.markdown.tables import ODD_CELL_CHAR, cell_spans, header_columns, rows_in_table
 from richout.text.chars import contains, has_lone_cr
 
-__all__ = ["QuoteRuns", "quote_content", "quoted_part_spans"]
+__all__ = ["MAX_DEPTH", "QuoteRuns", "nested_content", "quote_content", "quoted_part_spans"]
 
 
 def _no_reference(_: str) -> bool:
@@ -37,29 +39,46 @@ def quote_content(text: str, a: int, b: int) -> int | None:
     can only be paragraph text: ``>`` at column 0, one optional space (not a tab), then
     content that is not blank and opens no block (:data:`~richout.markdown.spans.LINE_STARTER`),
     with no CR but a CRLF's at its end; else None."""
+    found = nested_content(text, a, b, 1)
+    return None if found is None else found[0]
+
+
+#: The deepest nesting :class:`QuoteRuns` reads (markdown-it-py stops nesting far deeper).
+MAX_DEPTH = 4
+
+
+def nested_content(text: str, a: int, b: int, depth: int = MAX_DEPTH) -> tuple[int, int] | None:
+    """:func:`quote_content` for quotes nested up to ``depth`` deep: where the content
+    starts after the markers, each ``>`` right after the one before and its optional space
+    (``> > x``, ``>>x``), and how many there are."""
     if a >= b or text[a] != ">":
         return None
-    c = a + 1
-    if c < b and text[c] == " ":
+    c = a
+    level = 0
+    while c < b and text[c] == ">" and level < depth:
+        level += 1
         c += 1
-    elif c < b and text[c] == "\t":
-        return None
+        if c < b and text[c] == " ":
+            c += 1
+        elif c < b and text[c] == "\t":
+            return None
     line = text[c:b]
     if line.endswith("\r") and text.startswith("\n", b):
         line = line[:-1]  # a CRLF: one line ending, as the parse reads it
     if not line.strip(" \t") or "\r" in line or LINE_STARTER.match(text, c) is not None:
         return None
-    return c
+    return c, level
 
 
 class QuoteRuns:
     """The code spans of the block quote paragraphs of one text, read once per run of lines.
 
-    Answered for a run of :func:`quote_content` lines that opens its quote: after a blank
-    line, the text's start, or paragraph lines (none opening a block: a ``>`` at column 0
-    interrupts a paragraph, but continues a quote whose paragraph lazily took the lines in
-    between); outside any fenced block; ending at a blank line, a ``>`` line with nothing
-    after it, or the text's end (any other line may continue the paragraph lazily). No line
+    Answered for a run of :func:`nested_content` lines of one depth that opens its quote:
+    after a blank line, the text's start, or paragraph lines (none opening a block: a ``>``
+    at column 0 interrupts a paragraph, but continues a quote whose paragraph lazily took
+    the lines in between); outside any fenced block; ending at a blank line, a line of
+    markers with nothing after them, or the text's end (any other line may continue the
+    paragraph lazily). No line
     of it can open or continue another block, so its code spans are those of its lines'
     contents joined, paired as a plain paragraph's, each mapped back to the source from its
     first to its last backtick, as the parse maps them. A quote of 30k lines with tags and
@@ -91,20 +110,29 @@ class QuoteRuns:
         starts = self._starts
         return starts[j], starts[j + 1] - 1 if j + 1 < len(starts) else len(self.text)
 
+    def _line(self, j: int) -> tuple[int, int] | None:
+        """Line ``j``'s content start and quote depth (:func:`nested_content`), or None."""
+        return nested_content(self.text, *self._bounds(j))
+
     def _content(self, j: int) -> int | None:
-        return quote_content(self.text, *self._bounds(j))
+        found = self._line(j)
+        return None if found is None else found[0]
 
     def _read_run(self, k: int) -> None:
         """Record the spans (or None) of every line of the run holding line ``k``: found
         once for the run, so that asking about each of its lines stays linear."""
-        if self._content(k) is None:
+        found = self._line(k)
+        if found is None:
             self._runs[k] = None
             return
+        depth = found[1]
         last = len(self._starts) - 1
         k0 = k1 = k
-        while k0 > 0 and self._content(k0 - 1) is not None:
+        # A run keeps one depth: a line one marker deeper opens a quote in the paragraph
+        # (which ends there), one shallower continues it lazily (both left to the parse).
+        while k0 > 0 and (found := self._line(k0 - 1)) is not None and found[1] == depth:
             k0 -= 1
-        while k1 < last and self._content(k1 + 1) is not None:
+        while k1 < last and (found := self._line(k1 + 1)) is not None and found[1] == depth:
             k1 += 1
         opens = self._opens_quote(k0)
         table = self._table(k0, k1) if opens else None
@@ -143,25 +171,31 @@ class QuoteRuns:
         return True
 
     def _ends(self, k1: int) -> bool:
-        """Does the paragraph end with line ``k1`` (no line after it may continue it)?"""
+        """Does the paragraph end with line ``k1`` (no line after it may continue it)? The
+        next line is blank, or markers holding nothing (as deep as the run's or not: blank
+        in an outer quote, an empty quote opening in this one)."""
         if k1 + 1 >= len(self._starts):
             return True
         a, b = self._bounds(k1 + 1)
         text = self.text
-        return is_blank(text[a:b]) or (text[a] == ">" and is_blank(text[a + 1 : b]))
+        i = a
+        while i < b and text[i] == ">":
+            i += 2 if text.startswith(" ", i + 1) else 1
+        return is_blank(text[i:b])
 
     def _table(self, k0: int, k1: int) -> dict[int, list[tuple[int, int]] | None] | None:
         """The code spans (source offsets) of each line of the run ``k0``-``k1`` when its
-        first line's content heads a table over the second's (the run opens its quote, and
-        the table rule is the first block rule), by line number; a line missing or None: a
-        row this reading leaves to the parse. None when no table opens the run.
+        first line's content heads a table over the second's (the run opens its quote, or
+        the table interrupts the paragraph above it, :meth:`_interrupting`; the table rule
+        is the first block rule), by line number; a line missing or None: a row this
+        reading leaves to the parse. None when no table opens the run.
 
         Every line of the run is a row: its content is neither blank nor a block's start
         (:data:`~richout.markdown.spans.LINE_STARTER`, a superset of the table's
-        terminators and indented code). The run ends before a ``>`` line holding nothing or
-        a line without a ``>`` (either ends the table), or before a line that may open a
-        block (a ``> ===`` row, say, which the table keeps: the lines from there are the
-        parse's). Rows end early at a character markdown-it-py 3 and 4 trim differently,
+        terminators and indented code). The run ends before a line of markers holding
+        nothing or a line with fewer markers (either ends the table; one with more opens a
+        quote, which ends it too), or before a line that may open a block (a ``> ===`` row,
+        say, which the table keeps: the lines from there are the parse's). Rows end early at a character markdown-it-py 3 and 4 trim differently,
         and (version 4) at the row whose filled-in cells pass its limit
         (:func:`~richout.markdown.tables.rows_in_table`). A quoted table of 40k rows with
         code spans and tags went to markdown-it-py whole (1.7-1.9 s/MB).
