@@ -154,17 +154,19 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "quote_table_rows_tags": lambda n: (
         "> | a | b |\n> |---|---|\n" + "> | `x` [[reply_to_current]] | ``y`` z |\n" * n
     ),
-    # 2026-12-05 (twenty-fourth stop): a table interrupting a block quote's paragraph (2.0-2.4
-    # s/MB, parsed whole), and two the code map still leaves to the parser: a table
-    # interrupting a list item's paragraph, and a table in a quote nested in a quote
+    # 2026-12-05 (twenty-fourth stop): a table interrupting a block quote's paragraph, a
+    # table in a quote nested in a quote, a bulleted list of one-line items with code spans
+    # and tags (each 1.9-2.4 s/MB, parsed whole), and a table interrupting a list item's
+    # paragraph, which the code map still leaves to the parser
     "quote_paragraph_table_rows_tags": lambda n: (
         "> p `q`\n> a | b\n> |---|---|\n" + "> `x` [[reply_to_current]] | ``y`` z\n" * n
     ),
-    "item_paragraph_table_rows_tags": lambda n: (
-        "- p `q`\n  a | b\n  |---|---|\n" + "  `x` [[reply_to_current]] | ``y`` z\n" * n
-    ),
     "nested_quote_table_rows_tags": lambda n: (
         "> > | a | b |\n> > |---|---|\n" + "> > `x` [[reply_to_current]] | ``y`` z\n" * n
+    ),
+    "list_items_code_spans_tags": lambda n: "- `a` [[reply_to_current]] ``b`` c\n" * n,
+    "item_paragraph_table_rows_tags": lambda n: (
+        "- p `q`\n  a | b\n  |---|---|\n" + "  `x` [[reply_to_current]] | ``y`` z\n" * n
     ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,

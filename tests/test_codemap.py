@@ -879,6 +879,70 @@ def test_quote_lines_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text.replace("\n", "\r\n"))  # a CRLF's CR ends its line
 
 
+#: List item lines (a marker, one to four spaces, content), lines such a run reads and lines it
+#: does not (a nested marker, indented code in the item, a lazy continuation, a block).
+_ITEM_LINES = [
+    "- `a`",
+    "* `a` [[reply_to_current]] ``b``",
+    "+ a `b",
+    "1. c` d",
+    "2) x | `y`",
+    "-  `x` y",
+    "-    `x`",
+    "-     `code`",
+    "-\t`x`",
+    "- - `x`",
+    "- > `q`",
+    "- # `h`",
+    "- ```",
+    "- ---",
+    "- [a](`b`)",
+    "- <a`b>",
+    "- [x]: /u",
+    "- a\\",
+    "1234567890. `x`",
+    "\u0663. `x`",
+    "-",
+    "1.",
+    "  `cont`",
+    "lazy ` x",
+    "    `indented`",
+    "```",
+    "> `q`",
+    "",
+    " ",
+]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_ITEM_LINES), min_size=1, max_size=8).map("\n".join))
+@example("- a `b\nc` d")  # the last item's paragraph goes on lazily
+@example("x\n2. `a`\n")  # an ordered marker other than 1 does not interrupt a paragraph
+@example("- [a](`b`)\n")  # a link's destination holds the backtick: the parse pairs it
+def test_list_item_lines_answer_as_the_full_parse(text: str) -> None:
+    _assert_offsets_agree(text)
+    _assert_offsets_agree(text.replace("\n", "\r\n"))  # a CRLF's CR ends its line
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+@pytest.mark.parametrize("marker", ["- ", "* ", "1. ", "10) ", "-  "])
+def test_a_long_list_of_one_line_items_is_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch, marker: str
+) -> None:
+    # Not vacuous: a list of 3,000 items with tags and code spans went to the parser whole
+    # (2.3 s/MB) until the twenty-fourth stop; each answer is the parse's.
+    parses, real = _count_parses(monkeypatch)
+    for eol in ("\n", "\r\n"):
+        text = "intro `x`" + eol + eol + (marker + "`a` [[reply_to_current]] ``b``" + eol) * 3000
+        cm = CodeMap(text)
+        answers = [cm.in_code(p) for p in range(0, len(text), 7)]
+        assert parses == []
+        full = real(text)
+        assert answers == [full.in_code(p) for p in range(0, len(text), 7)]
+        assert richout.parse_directives(text).reply_to_current
+        assert parses == []
+
+
 #: A streamed part of a block quote: the rest of a line (or blank lines, or nothing), then
 #: quote lines; the pieces are drawn so that many parts are plain enough to be answered.
 _PART_HEADS = st.sampled_from(["", "\n", "\n\n", " \n"]) | st.lists(

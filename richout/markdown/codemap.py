@@ -33,6 +33,7 @@ import re
 
 from richout.markdown.bounds import LOOKBACK, near_blank_lines
 from richout.markdown.engine import CodeParse, Region, parse_code
+from richout.markdown.items import CONTAINER_FIRST, ContainerRuns
 from richout.markdown.linescan import (
     CONTAINER_LINE,
     FenceScan,
@@ -44,7 +45,7 @@ from richout.markdown.linescan import (
     needs_code_parse,
     run_paragraph,
 )
-from richout.markdown.quotes import QuoteRuns, quoted_part_spans
+from richout.markdown.quotes import quoted_part_spans
 from richout.markdown.regions import cut_points
 from richout.markdown.spans import (
     code_spans,
@@ -71,6 +72,7 @@ class CodeMap:
     __slots__ = (
         "_blank_ends",
         "_blank_starts",
+        "_containers",
         "_fences",
         "_first_container",
         "_full",
@@ -80,7 +82,6 @@ class CodeMap:
         "_para_spans",
         "_pieces",
         "_quote_at",
-        "_quotes",
         "_refdefs",
         "_run_marks",
         "_runs",
@@ -117,7 +118,8 @@ class CodeMap:
         self._runs = Runs()  # what was found once per run of lines
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
-        self._quotes: QuoteRuns | None = None  # quote paragraphs read (lines opening ">")
+        #: quote paragraphs and one-line list items read (lines opening ">" or a marker)
+        self._containers: ContainerRuns | None = None
         self._tables = Tables(text)  # the tables opening runs of lines, read once each
         #: the last lines answered from their paragraph's code spans: (the first line's
         #: start, the last line's end, the paragraph's start, its spans)
@@ -381,9 +383,11 @@ class CodeMap:
         table = self._tables.recent
         if table is not None and table.body <= line_start < table.end:
             return self._row_in_code(table, pos, line_start, line_end)  # a plain line
-        if text.startswith(">", line_start):
-            quotes = self._quotes = self._quotes or QuoteRuns(text, self._index(), self._scan())
-            quoted = quotes.in_code(pos, line_start)
+        if text[line_start : line_start + 1] in CONTAINER_FIRST:
+            runs = self._containers = self._containers or ContainerRuns(
+                text, self._index(), self._scan()
+            )
+            quoted = runs.in_code(pos, line_start)
             if quoted is not None:
                 return quoted
             # Unsure: the checks below still answer a quote line in a backtick-free paragraph.

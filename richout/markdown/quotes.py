@@ -195,10 +195,11 @@ class QuoteRuns:
         terminators and indented code). The run ends before a line of markers holding
         nothing or a line with fewer markers (either ends the table; one with more opens a
         quote, which ends it too), or before a line that may open a block (a ``> ===`` row,
-        say, which the table keeps: the lines from there are the parse's). Rows end early at a character markdown-it-py 3 and 4 trim differently,
-        and (version 4) at the row whose filled-in cells pass its limit
-        (:func:`~richout.markdown.tables.rows_in_table`). A quoted table of 40k rows with
-        code spans and tags went to markdown-it-py whole (1.7-1.9 s/MB).
+        say, which the table keeps: the lines from there are the parse's). Rows end early at
+        a character markdown-it-py 3 and 4 trim differently, and (version 4) at the row
+        whose filled-in cells pass its limit (:func:`~richout.markdown.tables.rows_in_table`).
+        A quoted table of 40k rows with code spans and tags went to markdown-it-py whole
+        (1.7-1.9 s/MB).
         """
         if k1 == k0 or self._refdefs:
             return None

@@ -1,0 +1,143 @@
+"""Code spans of a list of one-line items (``- `a` x``), read from each item's line.
+
+A run of list item lines at column 0 (a ``-``, ``+`` or ``*`` marker, or one to nine ASCII
+digits and ``.`` or ``)``, then one to four spaces, then content that is not blank and
+opens no block, :data:`~richout.markdown.spans.LINE_STARTER`) holds one paragraph per line:
+the item's content starts after the marker's spaces, and the next item's marker, less
+indented than that content, ends the paragraph (the list rule ends a paragraph inside an
+item whatever the marker, and no other line is in the run). So each line's code spans are
+its content's, paired as a one-line paragraph (:func:`~richout.markdown.spans.para_unsafe`
+with ``one_line``: a table needs a delimiter row inside the item, which the next line is
+not). :class:`ItemRuns` answers
+:meth:`~richout.markdown.codemap.CodeMap.in_code` for such lines without the parse; a
+bulleted list of 30k items with code spans and tags went to markdown-it-py whole (2.3
+s/MB).
+
+Conservative edges: the run must follow a blank line or open the text (a paragraph above
+may take an ordered marker as text, and a container above may hold the lines), and end at
+a blank line or the text's end (the last item's paragraph may go on lazily); no fence may
+touch it, and no ``]:`` may be in the text (a definition can make ``[x]`` a link).
+``tests/test_codemap.py`` compares each answer with the full parse.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from richout.markdown.linescan import FenceScan, is_blank
+from richout.markdown.quotes import QuoteRuns
+from richout.markdown.spans import LINE_STARTER, code_spans, in_spans, para_unsafe
+
+__all__ = ["CONTAINER_FIRST", "ContainerRuns", "ItemRuns", "item_content"]
+
+#: The characters a block quote's or a list item's line starts with.
+CONTAINER_FIRST = frozenset(">-+*0123456789")
+#: A list marker at column 0 and one to four spaces (five or more: indented code in the
+#: item; a tab is not read here); group 1 is where the content starts.
+_ITEM_LINE = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}()(?=[^ \t\r\n])")
+
+
+def item_content(text: str, a: int, b: int) -> int | None:
+    """Where the content of the line ``text[a:b]`` starts when it is a list item's line
+    whose content can only be paragraph text (see the module), else None."""
+    m = _ITEM_LINE.match(text, a, b)
+    if m is None:
+        return None
+    c = m.start(1)
+    line = text[c:b]
+    if line.endswith("\r") and text.startswith("\n", b):
+        line = line[:-1]  # a CRLF: one line ending, as the parse reads it
+    if "\r" in line or LINE_STARTER.match(text, c) is not None:
+        return None
+    return c
+
+
+class ItemRuns:
+    """The code spans of the one-line list items of one text, read once per run of lines."""
+
+    __slots__ = ("_refdefs", "_runs", "_scan", "_starts", "text")
+
+    def __init__(self, text: str, starts: list[int], scan: FenceScan) -> None:
+        """``starts``: every line start of ``text``; ``scan``: its fence scan."""
+        self.text = text
+        self._starts = starts
+        self._scan = scan
+        self._refdefs = "]:" in text
+        #: each line's spans (source offsets), by line number; None: the parse's to answer
+        self._runs: dict[int, list[tuple[int, int]] | None] = {}
+
+    def in_code(self, pos: int, line_start: int) -> bool | None:
+        """Is ``pos``, on the line starting at ``line_start``, in code? None when unsure."""
+        k = bisect.bisect_right(self._starts, line_start) - 1
+        if k not in self._runs:
+            self._read_run(k)
+        spans = self._runs[k]
+        return None if spans is None else in_spans(spans, pos, len(self.text))
+
+    def _bounds(self, j: int) -> tuple[int, int]:
+        starts = self._starts
+        return starts[j], starts[j + 1] - 1 if j + 1 < len(starts) else len(self.text)
+
+    def _content(self, j: int) -> int | None:
+        return item_content(self.text, *self._bounds(j))
+
+    def _read_run(self, k: int) -> None:
+        """Record the spans (or None) of every line of the run holding line ``k``: found
+        once for the run, so that asking about each of its lines stays linear."""
+        if self._refdefs or self._content(k) is None:
+            self._runs[k] = None
+            return
+        last = len(self._starts) - 1
+        k0 = k1 = k
+        while k0 > 0 and self._content(k0 - 1) is not None:
+            k0 -= 1
+        while k1 < last and self._content(k1 + 1) is not None:
+            k1 += 1
+        run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
+        text = self.text
+        sure = (
+            (k0 == 0 or is_blank(text[slice(*self._bounds(k0 - 1))]))
+            and (k1 == last or is_blank(text[slice(*self._bounds(k1 + 1))]))
+            and run_end < self._scan.valid_until
+            and not self._scan.overlaps(run_start, run_end + 1)
+        )
+        for j in range(k0, k1 + 1):
+            self._runs[j] = self._line_spans(j) if sure else None
+
+    def _line_spans(self, j: int) -> list[tuple[int, int]] | None:
+        """The code spans (source offsets) of item line ``j``'s content, or None."""
+        c = self._content(j)
+        assert c is not None  # a run is made of such lines
+        content = self.text[c : self._bounds(j)[1]]
+        if content.endswith("\r"):
+            content = content[:-1]  # (a lone CR is not in a run: item_content)
+        if "`" not in content:
+            return []
+        if para_unsafe(content, one_line=True):
+            return None
+        return [(c + a, c + b) for a, b in code_spans(content)]
+
+
+class ContainerRuns:
+    """The runs read at lines opening a container: block quote lines (:class:`QuoteRuns`)
+    and list item lines (:class:`ItemRuns`), each reading built when first asked."""
+
+    __slots__ = ("_items", "_quotes", "_scan", "_starts", "text")
+
+    def __init__(self, text: str, starts: list[int], scan: FenceScan) -> None:
+        """``starts``: every line start of ``text``; ``scan``: its fence scan."""
+        self.text = text
+        self._starts = starts
+        self._scan = scan
+        self._quotes: QuoteRuns | None = None
+        self._items: ItemRuns | None = None
+
+    def in_code(self, pos: int, line_start: int) -> bool | None:
+        """Is ``pos``, on the line starting at ``line_start`` (which opens with ``>`` or a
+        list marker's first character), in code? None when unsure."""
+        if self.text.startswith(">", line_start):
+            self._quotes = self._quotes or QuoteRuns(self.text, self._starts, self._scan)
+            return self._quotes.in_code(pos, line_start)
+        self._items = self._items or ItemRuns(self.text, self._starts, self._scan)
+        return self._items.in_code(pos, line_start)
