@@ -33,7 +33,7 @@ import re
 
 from richout.markdown.bounds import LOOKBACK, near_blank_lines
 from richout.markdown.engine import CodeParse, Region, parse_code
-from richout.markdown.items import CONTAINER_FIRST, ContainerRuns
+from richout.markdown.items import CONTAINER_FIRST, ContainerRuns, listed_part_spans
 from richout.markdown.linescan import (
     CONTAINER_LINE,
     FenceScan,
@@ -198,7 +198,8 @@ class CodeMap:
     def paragraph_spans(self) -> list[tuple[int, int]] | None:
         """The code spans of a text that is one paragraph (:func:`~richout.markdown.spans.
         one_paragraph`) or a paragraph then a quote's (:func:`~richout.markdown.quotes.
-        quoted_part_spans`; several lines up to ``LOCAL_REACH``), as :meth:`in_code` answers;
+        quoted_part_spans`, or a list's, :func:`~richout.markdown.items.listed_part_spans`;
+        several lines up to ``LOCAL_REACH``), as :meth:`in_code` answers;
         None for other texts, unsure pairings or once parsed. For a streamed part, mostly."""
         if not self._needs:
             return []
@@ -211,10 +212,11 @@ class CodeMap:
             text = self._src
             short = len(text) <= self.LOCAL_REACH or "\n" not in text
             whole = short and one_paragraph(text)
-            if short and not whole and ">" in text:
-                quoted = quoted_part_spans(text)  # its spans, found at once, are final
-                if whole := quoted is not None:
-                    self._para_spans[(0, len(text))] = quoted
+            if short and not whole:
+                # A streamed part of a quote or a list: its spans, found at once, are final.
+                found = quoted_part_spans(text) if ">" in text else listed_part_spans(text)
+                if whole := found is not None:
+                    self._para_spans[(0, len(text))] = found
             self._whole = whole
         return self._whole
 

@@ -27,20 +27,17 @@ from richout.markdown.spans import (
 from richout.markdown.tables import ODD_CELL_CHAR, cell_spans, header_columns, rows_in_table
 from richout.text.chars import contains, has_lone_cr
 
-__all__ = ["MAX_DEPTH", "QuoteRuns", "nested_content", "quote_content", "quoted_part_spans"]
+__all__ = [
+    "MAX_DEPTH",
+    "QuoteRuns",
+    "markers_only",
+    "nested_content",
+    "quoted_part_spans",
+]
 
 
 def _no_reference(_: str) -> bool:
     return False  # a text holding a definition is not read here (QuoteRuns._refdefs)
-
-
-def quote_content(text: str, a: int, b: int) -> int | None:
-    """Where the content of the line ``text[a:b]`` starts when it is a block quote line that
-    can only be paragraph text: ``>`` at column 0, one optional space (not a tab), then
-    content that is not blank and opens no block (:data:`~richout.markdown.spans.LINE_STARTER`),
-    with no CR but a CRLF's at its end; else None."""
-    found = nested_content(text, a, b, 1)
-    return None if found is None else found[0]
 
 
 #: The deepest nesting :class:`QuoteRuns` reads (markdown-it-py stops nesting far deeper).
@@ -48,9 +45,12 @@ MAX_DEPTH = 4
 
 
 def nested_content(text: str, a: int, b: int, depth: int = MAX_DEPTH) -> tuple[int, int] | None:
-    """:func:`quote_content` for quotes nested up to ``depth`` deep: where the content
-    starts after the markers, each ``>`` right after the one before and its optional space
-    (``> > x``, ``>>x``), and how many there are."""
+    """Where the content of the line ``text[a:b]`` starts, and how many quote markers come
+    before it, when it is a block quote line that can only be paragraph text: ``>`` at
+    column 0, one optional space (not a tab), up to ``depth`` times, each ``>`` right after
+    the one before and its space (``> > x``, ``>>x``); then content that is not blank and
+    opens no block (:data:`~richout.markdown.spans.LINE_STARTER`), with no CR but a CRLF's
+    at its end; else None."""
     if a >= b or text[a] != ">":
         return None
     c = a
@@ -68,6 +68,14 @@ def nested_content(text: str, a: int, b: int, depth: int = MAX_DEPTH) -> tuple[i
     if not line.strip(" \t") or "\r" in line or LINE_STARTER.match(text, c) is not None:
         return None
     return c, level
+
+
+def markers_only(text: str, a: int, b: int) -> bool:
+    """Is the line ``text[a:b]`` blank, or quote markers holding nothing (``>``, ``> >``)?"""
+    i = a
+    while i < b and text[i] == ">":
+        i += 2 if text.startswith(" ", i + 1) else 1
+    return is_blank(text[i:b])
 
 
 class QuoteRuns:
@@ -174,14 +182,7 @@ class QuoteRuns:
         """Does the paragraph end with line ``k1`` (no line after it may continue it)? The
         next line is blank, or markers holding nothing (as deep as the run's or not: blank
         in an outer quote, an empty quote opening in this one)."""
-        if k1 + 1 >= len(self._starts):
-            return True
-        a, b = self._bounds(k1 + 1)
-        text = self.text
-        i = a
-        while i < b and text[i] == ">":
-            i += 2 if text.startswith(" ", i + 1) else 1
-        return is_blank(text[i:b])
+        return k1 + 1 >= len(self._starts) or markers_only(self.text, *self._bounds(k1 + 1))
 
     def _table(self, k0: int, k1: int) -> dict[int, list[tuple[int, int]] | None] | None:
         """The code spans (source offsets) of each line of the run ``k0``-``k1`` when its
@@ -270,7 +271,7 @@ class QuoteRuns:
         source = text[run_start:run_end]
         if "`" not in source:
             return []
-        # Each line's content was checked for a block starter (quote_content). The markers
+        # Each line's content was checked for a block starter (nested_content). The markers
         # hold no backtick or backslash and follow a line break, so the source pairs as the
         # contents joined do, at source offsets (from a span's first backtick to its last,
         # as the parse maps it); only the checks of what can change the pairing read the
@@ -288,9 +289,9 @@ class QuoteRuns:
 
 def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     """The code spans of a text made of one paragraph's lines (or none, or blank lines only)
-    and then one block quote's paragraph lines up to its end, the last of which may be a
-    quote line holding nothing yet; None for any other text, or when only the parse can
-    pair its backticks.
+    and then one block quote's paragraph lines up to its end (nested or not, all at one
+    depth), the last of which may be a quote line holding nothing yet; None for any other
+    text, or when only the parse can pair its backticks.
 
     Such a text is a streamed part of a block quote, most often: it starts inside a quote
     line, whose rest reads as a paragraph that the next ``>`` line at column 0 interrupts.
@@ -319,15 +320,17 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     pieces: list[str] = []  # the quote lines' contents
     n = len(text)
     a = q
+    depth = 0  # the quote lines' (all alike: a line deeper or shallower is the parse's)
     while a < n:
         b = text.find("\n", a)
         if b < 0:
             b = n
-        c = quote_content(text, a, b)
-        if c is None:
-            if b >= n - 1 and text[a] == ">" and is_blank(text[a + 1 : b]):
+        line = nested_content(text, a, b)
+        if line is None or depth not in (0, line[1]):
+            if b >= n - 1 and text[a] == ">" and markers_only(text, a, b):
                 break  # the last line, a quote line holding nothing yet: the paragraph ends
             return None  # a line that opens a block, holds nothing, or continues lazily
+        c, depth = line
         pieces.append(text[c:b])
         a = b + 1
     quote = text[q:a]
