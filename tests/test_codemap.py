@@ -979,12 +979,20 @@ def test_a_quoted_part_answers_as_the_full_parse(
     quote, or not)."""
     lines = [outer + line if line.startswith(">") else line for line in lines]
     text = (head + "\n".join(lines) + end).replace("\n", eol)
-    found = quoted_part_spans(text)
+    _assert_part_spans_agree(text, quoted_part_spans(text), read_by_map=True)
+
+
+def _assert_part_spans_agree(
+    text: str, found: list[tuple[int, int]] | None, *, read_by_map: bool
+) -> None:
+    """A streamed part's spans (``found``, None: not answered) are in code exactly where
+    the parse says so; ``read_by_map``: the code map's paragraph spans are them (a text
+    that is not one paragraph); every offset of the map agrees with the parse."""
     if found is not None:
         full = _fresh(text).full()
         for pos in range(len(text) + 1):
             assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
-        if not spans.one_paragraph(text):
+        if read_by_map and not spans.one_paragraph(text):
             assert _fresh(text).paragraph_spans() == found
     _assert_offsets_agree(text)
 
@@ -1037,14 +1045,8 @@ def test_a_listed_part_answers_as_the_full_parse(
     streamed part of a list), every offset is in a span exactly when the parse puts it in
     code, and the code map's paragraph spans are those spans (LF or CRLF line endings)."""
     text = (head + "\n".join(lines) + end).replace("\n", eol)
-    found = listed_part_spans(text)
-    if found is not None:
-        full = _fresh(text).full()
-        for pos in range(len(text) + 1):
-            assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
-        if not spans.one_paragraph(text) and ">" not in text:
-            assert _fresh(text).paragraph_spans() == found
-    _assert_offsets_agree(text)
+    # (A text holding ">" is read by the quote reading, if by any.)
+    _assert_part_spans_agree(text, listed_part_spans(text), read_by_map=">" not in text)
 
 
 def test_listed_parts_that_are_answered_and_that_are_not() -> None:

@@ -22,15 +22,13 @@ touch it, and no ``]:`` may be in the text (a definition can make ``[x]`` a link
 
 from __future__ import annotations
 
-import bisect
 import re
 
 from richout.markdown.linescan import FenceScan, is_blank
-from richout.markdown.quotes import QuoteRuns
+from richout.markdown.quotes import LineRuns, QuoteRuns
 from richout.markdown.spans import (
     LINE_STARTER,
     code_spans,
-    in_spans,
     one_paragraph,
     para_unsafe,
 )
@@ -65,38 +63,15 @@ def item_content(text: str, a: int, b: int) -> int | None:
     return c
 
 
-class ItemRuns:
+class ItemRuns(LineRuns):
     """The code spans of the one-line list items of one text, read once per run of lines."""
 
-    __slots__ = ("_refdefs", "_runs", "_scan", "_starts", "text")
-
-    def __init__(self, text: str, starts: list[int], scan: FenceScan) -> None:
-        """``starts``: every line start of ``text``; ``scan``: its fence scan."""
-        self.text = text
-        self._starts = starts
-        self._scan = scan
-        self._refdefs = "]:" in text
-        #: each line's spans (source offsets), by line number; None: the parse's to answer
-        self._runs: dict[int, list[tuple[int, int]] | None] = {}
-
-    def in_code(self, pos: int, line_start: int) -> bool | None:
-        """Is ``pos``, on the line starting at ``line_start``, in code? None when unsure."""
-        k = bisect.bisect_right(self._starts, line_start) - 1
-        if k not in self._runs:
-            self._read_run(k)
-        spans = self._runs[k]
-        return None if spans is None else in_spans(spans, pos, len(self.text))
-
-    def _bounds(self, j: int) -> tuple[int, int]:
-        starts = self._starts
-        return starts[j], starts[j + 1] - 1 if j + 1 < len(starts) else len(self.text)
+    __slots__ = ()
 
     def _content(self, j: int) -> int | None:
         return item_content(self.text, *self._bounds(j))
 
     def _read_run(self, k: int) -> None:
-        """Record the spans (or None) of every line of the run holding line ``k``: found
-        once for the run, so that asking about each of its lines stays linear."""
         if self._refdefs or self._content(k) is None:
             self._runs[k] = None
             return

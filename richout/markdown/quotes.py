@@ -29,6 +29,7 @@ from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
     "MAX_DEPTH",
+    "LineRuns",
     "QuoteRuns",
     "markers_only",
     "nested_content",
@@ -78,20 +79,10 @@ def markers_only(text: str, a: int, b: int) -> bool:
     return is_blank(text[i:b])
 
 
-class QuoteRuns:
-    """The code spans of the block quote paragraphs of one text, read once per run of lines.
-
-    Answered for a run of :func:`nested_content` lines of one depth that opens its quote:
-    after a blank line, the text's start, or paragraph lines (none opening a block: a ``>``
-    at column 0 interrupts a paragraph, but continues a quote whose paragraph lazily took
-    the lines in between); outside any fenced block; ending at a blank line, a line of
-    markers with nothing after them, or the text's end (any other line may continue the
-    paragraph lazily). No line
-    of it can open or continue another block, so its code spans are those of its lines'
-    contents joined, paired as a plain paragraph's, each mapped back to the source from its
-    first to its last backtick, as the parse maps them. A quote of 30k lines with tags and
-    code spans went to markdown-it-py whole, whose inline parse of ``[[`` tags cost 2-3 s/MB.
-    """
+class LineRuns:
+    """Code spans of one text's lines, read once per run of lines that a reading of one
+    kind of container line (:class:`QuoteRuns`, :class:`~richout.markdown.items.ItemRuns`)
+    answers: each question finds its line's run, read on first asking."""
 
     __slots__ = ("_refdefs", "_runs", "_scan", "_starts", "text")
 
@@ -118,6 +109,29 @@ class QuoteRuns:
         starts = self._starts
         return starts[j], starts[j + 1] - 1 if j + 1 < len(starts) else len(self.text)
 
+    def _read_run(self, k: int) -> None:
+        """Record the spans (or None) of every line of the run holding line ``k``: found
+        once for the run, so that asking about each of its lines stays linear."""
+        raise NotImplementedError
+
+
+class QuoteRuns(LineRuns):
+    """The code spans of the block quote paragraphs of one text, read once per run of lines.
+
+    Answered for a run of :func:`nested_content` lines of one depth that opens its quote:
+    after a blank line, the text's start, or paragraph lines (none opening a block: a ``>``
+    at column 0 interrupts a paragraph, but continues a quote whose paragraph lazily took
+    the lines in between); outside any fenced block; ending at a blank line, a line of
+    markers with nothing after them, or the text's end (any other line may continue the
+    paragraph lazily). No line
+    of it can open or continue another block, so its code spans are those of its lines'
+    contents joined, paired as a plain paragraph's, each mapped back to the source from its
+    first to its last backtick, as the parse maps them. A quote of 30k lines with tags and
+    code spans went to markdown-it-py whole, whose inline parse of ``[[`` tags cost 2-3 s/MB.
+    """
+
+    __slots__ = ()
+
     def _line(self, j: int) -> tuple[int, int] | None:
         """Line ``j``'s content start and quote depth (:func:`nested_content`), or None."""
         return nested_content(self.text, *self._bounds(j))
@@ -127,8 +141,6 @@ class QuoteRuns:
         return None if found is None else found[0]
 
     def _read_run(self, k: int) -> None:
-        """Record the spans (or None) of every line of the run holding line ``k``: found
-        once for the run, so that asking about each of its lines stays linear."""
         found = self._line(k)
         if found is None:
             self._runs[k] = None
