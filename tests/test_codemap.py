@@ -944,6 +944,40 @@ def test_a_long_list_of_one_line_items_is_answered_without_a_parse(
         assert parses == []
 
 
+#: Lines after containers nested to markdown-it's limit (engine.MAX_NESTING): the parse reads
+#: no block from there to the text's end; each once had a local reading of its own.
+_AFTER_DEEP = [
+    "`a`",
+    "- `a`",
+    "> `a`",
+    "> > `a`",
+    "# `a`",
+    "```\na\n```",
+    "    code",
+    "| a | b |\n|---|---|\n| `c` | d |",
+    "x\n\n`a` [[reply_to_current]]",
+]
+
+
+@pytest.mark.parametrize("opener", ["- " * 50, "1. " * 50, "> - " * 34, "-" + " " * 4 + "- " * 49])
+@pytest.mark.parametrize("after", _AFTER_DEEP)
+@pytest.mark.parametrize("eol", ["\n", "\n\n", "\r\n"])
+def test_lines_after_nesting_past_the_parsers_limit_answer_as_the_parse(
+    opener: str, after: str, eol: str
+) -> None:
+    """A review (2026-12-05) found ``"- " * 50 + "x\n`a`"`` answered as code: the parse
+    stops at 100 levels and reads nothing after; the line scan now stops at such a line
+    (``regions.deep_nesting_at``), and every local reading with it."""
+    text = opener + "x" + eol + after.replace("\n", eol)
+    _assert_offsets_agree(text)
+    full = parse_code(text)
+    start = 0
+    for line in text.split("\n"):
+        end = start + len(line)
+        assert CodeMap(text).line_in_block(start, end) == full.overlaps_block(start, end)
+        start = end + 1
+
+
 #: A streamed part of a block quote: the rest of a line (or blank lines, or nothing), then
 #: quote lines; the pieces are drawn so that many parts are plain enough to be answered.
 _PART_HEADS = st.sampled_from(["", "\n", "\n\n", " \n"]) | st.lists(

@@ -14,6 +14,7 @@ from itertools import accumulate, chain, compress
 from operator import not_
 
 from richout.markdown.definitions import NOT_TEXT_LINE, after_definition
+from richout.markdown.regions import deep_nesting_at
 from richout.markdown.spans import LINE_STARTER
 from richout.markdown.tables import delimiter_row_follows, heads_table
 from richout.text.chars import contains, find_str, has_lone_cr
@@ -202,7 +203,10 @@ def container_content(text: str, start: int, end: int) -> int | None:
 
 
 class FenceScan:
-    """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``."""
+    """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``
+    (the first lone CR's line, or the first line whose containers may nest to the parser's
+    limit, :func:`~richout.markdown.regions.deep_nesting_at`; every local reading stops
+    there)."""
 
     __slots__ = ("ends", "starts", "valid_until")
 
@@ -214,6 +218,10 @@ class FenceScan:
         # one on are left to the parser (the lines before it are lines to both).
         lone_cr = _LONE_CR.search(text) if "\r" in text else None
         valid_until = n + 1 if lone_cr is None else text.rfind("\n", 0, lone_cr.start()) + 1
+        # So are the lines from one whose containers may nest to the parser's limit on.
+        deep = deep_nesting_at(text)
+        if 0 <= deep < valid_until:
+            valid_until = deep
         open_char = ""
         open_len = 0
         open_start = 0

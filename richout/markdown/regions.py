@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["cut_points"]
+__all__ = ["cut_points", "deep_nesting_at"]
 
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 # Blanks and container markers at a line's start: how deep its blocks may nest.
@@ -37,6 +37,26 @@ _CONTAINER_PREFIX = re.compile(r"[ \t>*+\-0-9.)]*")
 #: (engine.MAX_NESTING levels; a list level takes two columns and two levels, a block quote
 #: one and one), after which the whole parse reads no more blocks of the document.
 _DEEP = 40
+#: A line opening with more blanks and container markers than :func:`_too_deep` must weigh
+#: (eleven tabs and markers are the fewest that can span more than ``_DEEP`` columns).
+_DEEP_CANDIDATE = re.compile(r"(?m)^[ \t>*+\-0-9.)]{11,}")
+
+
+def _too_deep(prefix: str) -> bool:
+    """Does a line's container prefix span more than ``_DEEP`` columns (a tab counts as
+    four, the most it can)?"""
+    return len(prefix) + 3 * prefix.count("\t") > _DEEP
+
+
+def deep_nesting_at(text: str) -> int:
+    """Where the first line starts whose containers might nest as deep as markdown-it's
+    limit, or -1. From there on the parse reads no block of the document (a list item's
+    nested parse runs to the text's end), so no local reading of a later line can be
+    trusted. One regex pass over the line starts."""
+    for m in _DEEP_CANDIDATE.finditer(text):
+        if _too_deep(m.group()):
+            return m.start()
+    return -1
 
 
 def _indent(line: str) -> int:
@@ -85,10 +105,8 @@ def cut_points(text: str) -> list[int]:
             group_pipe = False
             continue
         prefix = _CONTAINER_PREFIX.match(line)
-        if prefix is not None and prefix.end() > 8:
-            deep = prefix.group()
-            if len(deep) + 3 * deep.count("\t") > _DEEP:
-                return cuts  # nesting may reach the parser's limit: the rest is one piece
+        if prefix is not None and prefix.end() > 8 and _too_deep(prefix.group()):
+            return cuts  # nesting may reach the parser's limit: the rest is one piece
         if blank_before and line[0] not in " \t":
             cuts.append(start)
         blank_before = False
