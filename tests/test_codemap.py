@@ -870,16 +870,6 @@ _QUOTE_LINES = [
 ]
 
 
-@settings(max_examples=2000, deadline=None)
-@given(st.lists(st.sampled_from(_QUOTE_LINES), min_size=1, max_size=8).map("\n".join))
-@example("[`x`]: /u\n\n> [a][`x`]\n")  # a definition elsewhere makes the quote's "[a][`x`]" a link
-@example("```\n\n> `a`\n")  # a quote inside an unclosed fence is code, not a paragraph
-@example("```\n> `a`\n```\n> `a`")
-def test_quote_lines_answer_as_the_full_parse(text: str) -> None:
-    _assert_offsets_agree(text)
-    _assert_offsets_agree(text.replace("\n", "\r\n"))  # a CRLF's CR ends its line
-
-
 #: List item lines (a marker, one to four spaces, content), lines such a run reads and lines it
 #: does not (a nested marker, indented code in the item, a lazy continuation, a block).
 _ITEM_LINES = [
@@ -915,33 +905,20 @@ _ITEM_LINES = [
 ]
 
 
-@settings(max_examples=2000, deadline=None)
-@given(st.lists(st.sampled_from(_ITEM_LINES), min_size=1, max_size=8).map("\n".join))
+@settings(max_examples=4000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_QUOTE_LINES), min_size=1, max_size=8).map("\n".join)
+    | st.lists(st.sampled_from(_ITEM_LINES), min_size=1, max_size=8).map("\n".join)
+)
+@example("[`x`]: /u\n\n> [a][`x`]\n")  # a definition elsewhere makes the quote's "[a][`x`]" a link
+@example("```\n\n> `a`\n")  # a quote inside an unclosed fence is code, not a paragraph
+@example("```\n> `a`\n```\n> `a`")
 @example("- a `b\nc` d")  # the last item's paragraph goes on lazily
 @example("x\n2. `a`\n")  # an ordered marker other than 1 does not interrupt a paragraph
 @example("- [a](`b`)\n")  # a link's destination holds the backtick: the parse pairs it
-def test_list_item_lines_answer_as_the_full_parse(text: str) -> None:
+def test_quote_and_list_item_lines_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
     _assert_offsets_agree(text.replace("\n", "\r\n"))  # a CRLF's CR ends its line
-
-
-@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
-@pytest.mark.parametrize("marker", ["- ", "* ", "1. ", "10) ", "-  "])
-def test_a_long_list_of_one_line_items_is_answered_without_a_parse(
-    monkeypatch: pytest.MonkeyPatch, marker: str
-) -> None:
-    # Not vacuous: a list of 3,000 items with tags and code spans went to the parser whole
-    # (2.3 s/MB) until the twenty-fourth stop; each answer is the parse's.
-    parses, real = _count_parses(monkeypatch)
-    for eol in ("\n", "\r\n"):
-        text = "intro `x`" + eol + eol + (marker + "`a` [[reply_to_current]] ``b``" + eol) * 3000
-        cm = CodeMap(text)
-        answers = [cm.in_code(p) for p in range(0, len(text), 7)]
-        assert parses == []
-        full = real(text)
-        assert answers == [full.in_code(p) for p in range(0, len(text), 7)]
-        assert richout.parse_directives(text).reply_to_current
-        assert parses == []
 
 
 #: Lines after containers nested to markdown-it's limit (engine.MAX_NESTING): the parse reads
@@ -970,6 +947,11 @@ def test_lines_after_nesting_past_the_parsers_limit_answer_as_the_parse(
     (``regions.deep_nesting_at``), and every local reading with it."""
     text = opener + "x" + eol + after.replace("\n", eol)
     _assert_offsets_agree(text)
+    _assert_lines_agree(text)
+
+
+def _assert_lines_agree(text: str) -> None:
+    """Every line's ``line_in_block`` (each asked of a fresh map) is the full parse's."""
     full = parse_code(text)
     start = 0
     for line in text.split("\n"):
@@ -1263,19 +1245,19 @@ def test_a_run_of_lines_with_a_block_at_an_end_is_answered_without_a_parse(
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
-@pytest.mark.parametrize("marker", ["> ", "> > ", ">>", "> > > "])
-def test_a_long_block_quote_is_answered_without_a_parse(
+@pytest.mark.parametrize("marker", ["> ", "> > ", ">>", "> > > ", "- ", "* ", "1. ", "10) ", "-  "])
+def test_a_long_block_quote_or_list_is_answered_without_a_parse(
     monkeypatch: pytest.MonkeyPatch, marker: str
 ) -> None:
-    # Not vacuous: a quote paragraph of 3,000 lines with tags and code spans is paired
-    # without markdown-it-py (it once went to the parser whole: 2-3 s/MB; a nested one
-    # until the twenty-fourth stop), and each answer is the parse's; a fence in it, or a
-    # quote line after a lazy one, still parses (a lazy line after a one-line quote
-    # continues the quote's paragraph, which the run pairs).
+    # Not vacuous: a quote paragraph of 3,000 lines with tags and code spans, or a list of
+    # 3,000 such one-line items, is paired without markdown-it-py (each once went to the
+    # parser whole, 2-3 s/MB; a nested quote and a list until the twenty-fourth stop), and
+    # each answer is the parse's; a fence in a quote, or a quote line after a lazy one,
+    # still parses (a lazy line after a one-line quote continues the quote's paragraph,
+    # which the run pairs).
     parses, real = _count_parses(monkeypatch)
     for eol in ("\n", "\r\n"):
-        text = marker + "`a` [[reply_to_current]] ``b``" + eol
-        text *= 3000
+        text = "intro `x`" + eol + eol + (marker + "`a` [[reply_to_current]] ``b``" + eol) * 3000
         cm = CodeMap(text)
         answers = [cm.in_code(p) for p in range(0, len(text), 7)]
         assert parses == []

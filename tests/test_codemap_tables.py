@@ -15,10 +15,9 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from test_codemap import _assert_offsets_agree, _count_parses
+from test_codemap import _assert_lines_agree, _assert_offsets_agree, _count_parses
 
 from richout.markdown.codemap import CodeMap
-from richout.markdown.engine import parse_code
 from richout.markdown.tables import cell_count
 
 _CELLS = [
@@ -163,12 +162,7 @@ def _assert_agree(text: str, shuffle: random.Random | None = None) -> None:
         order = list(range(len(text)))
         shuffle.shuffle(order)
         _assert_offsets_agree(text, order)
-    full = parse_code(text)
-    start = 0
-    for line in text.split("\n"):
-        end = start + len(line)
-        assert CodeMap(text).line_in_block(start, end) == full.overlaps_block(start, end)
-        start = end + 1
+    _assert_lines_agree(text)
 
 
 # (2,000 examples over the three strategies, each asked twice over: about 30 s of the suite.

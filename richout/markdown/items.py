@@ -25,11 +25,10 @@ from __future__ import annotations
 import re
 
 from richout.markdown.linescan import FenceScan, is_blank
-from richout.markdown.quotes import LineRuns, QuoteRuns
+from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans
 from richout.markdown.spans import (
     LINE_STARTER,
     code_spans,
-    one_paragraph,
     para_unsafe,
 )
 from richout.text.chars import contains, has_lone_cr
@@ -151,13 +150,10 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
         if m is None:
             return None
         q = m.start() + 1
-        head = text[: q - 2 if text.startswith("\r", q - 2) else q - 1]  # (before its CRLF)
-        if not one_paragraph(head):
+        head = part_head_spans(text, q)
+        if head is None:
             return None
-        if "`" in head:
-            if para_unsafe(head):
-                return None
-            found = code_spans(head)
+        found = head
     else:
         q = 0
     n = len(text)

@@ -33,6 +33,7 @@ __all__ = [
     "QuoteRuns",
     "markers_only",
     "nested_content",
+    "part_head_spans",
     "quoted_part_spans",
 ]
 
@@ -299,6 +300,18 @@ class QuoteRuns(LineRuns):
         return [(run_start + a, run_start + b) for a, b in code_spans(source)]
 
 
+def part_head_spans(text: str, q: int) -> list[tuple[int, int]] | None:
+    """The code spans of a streamed part's head, the lines before the line at ``q`` (its
+    line break off): one paragraph of its own, which the container line at ``q``
+    interrupts; None when it is not one, or when only the parse can pair it."""
+    head = text[: q - 2 if text.startswith("\r", q - 2) else q - 1]  # (before its CRLF)
+    if not one_paragraph(head):
+        return None
+    if "`" not in head:
+        return []
+    return None if para_unsafe(head) else code_spans(head)
+
+
 def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     """The code spans of a text made of one paragraph's lines (or none, or blank lines only)
     and then one block quote's paragraph lines up to its end (nested or not, all at one
@@ -322,13 +335,10 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
         return None
     found: list[tuple[int, int]] = []
     if q and text[:q].strip(" \t\r\n"):
-        head = text[: q - 2 if text.startswith("\r", q - 2) else q - 1]  # (before its CRLF)
-        if not one_paragraph(head):
+        head = part_head_spans(text, q)
+        if head is None:
             return None
-        if "`" in head:
-            if para_unsafe(head):
-                return None
-            found = code_spans(head)
+        found = head
     pieces: list[str] = []  # the quote lines' contents
     n = len(text)
     a = q
