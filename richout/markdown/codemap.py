@@ -171,11 +171,12 @@ class CodeMap:
                 or container_content(self._src, start, end) is not None
             ):
                 scan = self._scan()
-                if start < scan.valid_until:
-                    return scan.overlaps(start, end)
+                hit = start < scan.valid_until and scan.overlaps(start, end)
+                if start < scan.valid_until and not (hit and scan.past_deep(start)):
+                    return hit
             elif indent >= 4:
                 answer = self._indented_line(start)
-                if answer is not None:
+                if answer is not None and not (answer and self._scan().past_deep(start)):
                     return answer
             piece = self._piece(start)
             if piece is not None:
@@ -188,7 +189,7 @@ class CodeMap:
             return False
         if self._full is None:
             answer = self._fast_in_code(pos)
-            if answer is not None:
+            if answer is not None and not (answer and self._scan().past_deep(pos)):
                 return answer
             piece = self._piece(pos)
             if piece is not None:

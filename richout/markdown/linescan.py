@@ -204,11 +204,9 @@ def container_content(text: str, start: int, end: int) -> int | None:
 
 class FenceScan:
     """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``
-    (the first lone CR's line, or the first line whose containers may nest to the parser's
-    limit, :func:`~richout.markdown.regions.deep_nesting_at`; every local reading stops
-    there)."""
+    (the first lone CR's line)."""
 
-    __slots__ = ("ends", "starts", "valid_until")
+    __slots__ = ("_deep_at", "_text", "ends", "starts", "valid_until")
 
     def __init__(self, text: str) -> None:
         starts: list[int] = []
@@ -218,10 +216,8 @@ class FenceScan:
         # one on are left to the parser (the lines before it are lines to both).
         lone_cr = _LONE_CR.search(text) if "\r" in text else None
         valid_until = n + 1 if lone_cr is None else text.rfind("\n", 0, lone_cr.start()) + 1
-        # So are the lines from one whose containers may nest to the parser's limit on.
-        deep = deep_nesting_at(text)
-        if 0 <= deep < valid_until:
-            valid_until = deep
+        self._text = text
+        self._deep_at: int | None = None
         open_char = ""
         open_len = 0
         open_start = 0
@@ -276,6 +272,16 @@ class FenceScan:
         self.starts = starts
         self.ends = ends
         self.valid_until = valid_until
+
+    def past_deep(self, pos: int) -> bool:
+        """Is ``pos`` at or after a line whose containers may nest to the parser's limit
+        (:func:`~richout.markdown.regions.deep_nesting_at`)? There markdown-it-py stops
+        reading blocks (in a list item, to the text's end), so a local reading's "code"
+        from there on is the parse's to confirm; its "not code" stands, the parse reading
+        less there, never more. Found on the first such question: most texts ask none."""
+        if self._deep_at is None:
+            self._deep_at = deep_nesting_at(self._text)
+        return 0 <= self._deep_at <= pos
 
     def block_end(self, pos: int) -> int | None:
         """The end of the fenced block holding ``pos``, or None when no block holds it."""
