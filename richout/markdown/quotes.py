@@ -124,11 +124,11 @@ class QuoteRuns(LineRuns):
     at column 0 interrupts a paragraph, but continues a quote whose paragraph lazily took
     the lines in between); outside any fenced block; ending at a blank line, a line of
     markers with nothing after them, or the text's end (any other line may continue the
-    paragraph lazily). No line
-    of it can open or continue another block, so its code spans are those of its lines'
-    contents joined, paired as a plain paragraph's, each mapped back to the source from its
-    first to its last backtick, as the parse maps them. A quote of 30k lines with tags and
-    code spans went to markdown-it-py whole, whose inline parse of ``[[`` tags cost 2-3 s/MB.
+    paragraph lazily). No line of it can open or continue another block, so its code spans
+    are those of its lines' contents joined, paired as a plain paragraph's, each mapped back
+    to the source from its first to its last backtick, as the parse maps them. A quote of
+    30k lines with tags and code spans went to markdown-it-py whole, whose inline parse of
+    ``[[`` tags cost 2-3 s/MB.
     """
 
     __slots__ = ()
