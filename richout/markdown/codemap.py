@@ -118,8 +118,7 @@ class CodeMap:
         self._runs = Runs()  # what was found once per run of lines
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
-        #: quote paragraphs and one-line list items read (lines opening ">" or a marker)
-        self._containers: ContainerRuns | None = None
+        self._containers: ContainerRuns | None = None  # quote and one-line item runs read
         self._tables = Tables(text)  # the tables opening runs of lines, read once each
         #: the last lines answered from their paragraph's code spans: (the first line's
         #: start, the last line's end, the paragraph's start, its spans)
@@ -189,7 +188,8 @@ class CodeMap:
             return False
         if self._full is None:
             answer = self._fast_in_code(pos)
-            if answer is not None and not (answer and self._scan().past_deep(pos)):
+            # A "code" past deep nesting is the parse's (a one-paragraph text nests none).
+            if answer is False or (answer and (self._whole or not self._scan().past_deep(pos))):
                 return answer
             piece = self._piece(pos)
             if piece is not None:
