@@ -905,7 +905,9 @@ _ITEM_LINES = [
 ]
 
 
-@settings(max_examples=4000, deadline=None)
+# (2,500 examples, each asked with LF and CRLF: about 40 s of a suite run. The fuzzes beside
+# it, 2026-12-05, drew 30,000 quote and 36,000 item texts.)
+@settings(max_examples=2500, deadline=None)
 @given(
     st.lists(st.sampled_from(_QUOTE_LINES), min_size=1, max_size=8).map("\n".join)
     | st.lists(st.sampled_from(_ITEM_LINES), min_size=1, max_size=8).map("\n".join)
@@ -1044,7 +1046,7 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
         assert quoted_part_spans(text) is None, text
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(
     _PART_HEADS,
     st.lists(st.sampled_from([*_ITEM_LINES, "- `a` [[reply_to_current]] ``b``"]), max_size=5),
