@@ -31,15 +31,13 @@ from richout.markdown.spans import (
     code_spans,
     para_unsafe,
 )
+from richout.markdown.tables import ITEM_LINE
 from richout.text.chars import contains, has_lone_cr
 
 __all__ = ["CONTAINER_FIRST", "ContainerRuns", "ItemRuns", "item_content", "listed_part_spans"]
 
 #: The characters a block quote's or a list item's line starts with.
 CONTAINER_FIRST = frozenset(">-+*0123456789")
-#: A list marker at column 0 and one to four spaces (five or more: indented code in the
-#: item; a tab is not read here); group 1 is where the content starts.
-_ITEM_LINE = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}()(?=[^ \t\r\n])")
 #: A marker that may interrupt a paragraph (a bullet, or an ordered list starting at 1),
 #: at a line start after a line break.
 _INTERRUPTING_ITEM = re.compile(r"\n(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n]")
@@ -50,10 +48,10 @@ _EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ ]*")
 def item_content(text: str, a: int, b: int) -> int | None:
     """Where the content of the line ``text[a:b]`` starts when it is a list item's line
     whose content can only be paragraph text (see the module), else None."""
-    m = _ITEM_LINE.match(text, a, b)
+    m = ITEM_LINE.match(text, a, b)
     if m is None:
         return None
-    c = m.start(1)
+    c = m.end()
     line = text[c:b]
     if line.endswith("\r") and text.startswith("\n", b):
         line = line[:-1]  # a CRLF: one line ending, as the parse reads it

@@ -14,7 +14,7 @@ from itertools import accumulate, chain, compress
 from operator import not_
 
 from richout.markdown.definitions import NOT_TEXT_LINE, after_definition
-from richout.markdown.regions import deep_nesting_at
+from richout.markdown.regions import CONTAINER_PREFIX, deep_nesting_at
 from richout.markdown.spans import LINE_STARTER
 from richout.markdown.tables import delimiter_row_follows, heads_table
 from richout.text.chars import contains, find_str, has_lone_cr
@@ -59,7 +59,7 @@ def needs_code_parse(text: str) -> bool:
 
 _LONE_CR = re.compile(r"\r(?!\n)")
 #: A line prefix that is only blanks and container markers (block quotes, list items).
-CONTAINERISH = re.compile(r"[ \t>*+\-0-9.)]*")
+CONTAINERISH = CONTAINER_PREFIX
 
 
 def is_blank(line: str) -> bool:

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["cut_points", "deep_nesting_at"]
+__all__ = ["CONTAINER_PREFIX", "cut_points", "deep_nesting_at"]
 
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
-# Blanks and container markers at a line's start: how deep its blocks may nest.
-_CONTAINER_PREFIX = re.compile(r"[ \t>*+\-0-9.)]*")
+#: Blanks and container markers at a line's start: how deep its blocks may nest (also
+#: ``linescan.CONTAINERISH``, a line prefix that is only such characters).
+CONTAINER_PREFIX = re.compile(r"[ \t>*+\-0-9.)]*")
 #: Columns of container prefix past which nesting might reach markdown-it's limit
 #: (engine.MAX_NESTING levels; a list level takes two columns and two levels, a block quote
 #: one and one), after which the whole parse reads no more blocks of the document.
@@ -55,7 +56,7 @@ def deep_nesting_at(text: str) -> int:
     limit, or -1. From there on the parse reads no block of the document (a list item's
     nested parse runs to the text's end), so no local reading of a later line can be
     trusted. One regex pass over the line starts."""
-    first = _CONTAINER_PREFIX.match(text)
+    first = CONTAINER_PREFIX.match(text)
     if first is not None and _too_deep(first.group()):
         return 0
     for m in _DEEP_CANDIDATE.finditer(text):
@@ -109,7 +110,7 @@ def cut_points(text: str) -> list[int]:
             blank_before = True
             group_pipe = False
             continue
-        prefix = _CONTAINER_PREFIX.match(line)
+        prefix = CONTAINER_PREFIX.match(line)
         if prefix is not None and prefix.end() > 8 and _too_deep(prefix.group()):
             return cuts  # nesting may reach the parser's limit: the rest is one piece
         if blank_before and line[0] not in " \t":

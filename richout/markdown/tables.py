@@ -36,6 +36,7 @@ from richout.markdown.spans import LINE_STARTER, WHITESPACE, code_spans, para_un
 from richout.text.chars import has_lone_cr
 
 __all__ = [
+    "ITEM_LINE",
     "ODD_CELL_CHAR",
     "TableRead",
     "Tables",
@@ -60,8 +61,9 @@ ODD_CELL_CHAR = re.compile("[\x00" + re.escape(_TRIMMED) + "]")
 #: A line that may be a list item: a marker, then a blank or the line's end.
 _MARKER = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 #: A list item's marker at column 0 and the one to four spaces after it, content after them
-#: (five or more spaces: the content is indented code; a tab is not read here).
-_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ \t\r\n])")
+#: (five or more spaces: the content is indented code; a tab is not read here); the match
+#: ends where the content starts.
+ITEM_LINE = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ \t\r\n])")
 #: A delimiter row (after up to three spaces): its first two characters as the rule checks
 #: them, then pipes, colons, dashes, spaces and tabs only.
 _DELIMITER = re.compile(r" {0,3}(?:[|:][-|: \t]|-[-|:])[-|: \t]*")
@@ -187,7 +189,7 @@ class Tables:
         (1.7-1.9 s/MB).
         """
         text = self.text
-        m = _ITEM.match(text, first)
+        m = ITEM_LINE.match(text, first)
         if m is None:
             return None
         width = m.end() - first
