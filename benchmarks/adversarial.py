@@ -157,7 +157,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # 2026-12-05 (twenty-fourth stop): a table interrupting a block quote's paragraph, a
     # table in a quote nested in a quote, a bulleted list of one-line items with code spans
     # and tags (each 1.9-2.4 s/MB, parsed whole), and a table interrupting a list item's
-    # paragraph, which the code map still leaves to the parser
+    # paragraph (1.9 s/MB, read from its lines since the twenty-fifth stop)
     "quote_paragraph_table_rows_tags": lambda n: (
         "> p `q`\n> a | b\n> |---|---|\n" + "> `x` [[reply_to_current]] | ``y`` z\n" * n
     ),

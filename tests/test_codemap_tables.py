@@ -240,7 +240,8 @@ _CONTAINERS = {
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])
 # The table opening the run, interrupting a paragraph (its header written with its first
-# "|" or without it), opening a list item or a block quote, interrupting a quote's paragraph.
+# "|" or without it), opening a list item or a block quote, interrupting an item's or a
+# quote's paragraph.
 @pytest.mark.parametrize(
     ("above", "header", "container"),
     [
@@ -248,6 +249,8 @@ _CONTAINERS = {
         (_PARAGRAPH, "| a | b |", "run"),
         (_PARAGRAPH, "a | b", "run"),
         ([], "| a | b |", "item"),
+        (_PARAGRAPH, "| a | b |", "item"),
+        (_PARAGRAPH, "a | b", "item"),
         ([], "| a | b |", "quote"),
         (_PARAGRAPH, "| a | b |", "quote"),
         (_PARAGRAPH, "a | b", "quote"),
