@@ -964,11 +964,18 @@ def _assert_lines_agree(text: str) -> None:
 
 #: A streamed part of a block quote: the rest of a line (or blank lines, or nothing), then
 #: quote lines; the pieces are drawn so that many parts are plain enough to be answered.
-_PART_HEADS = st.sampled_from(["", "\n", "\n\n", " \n"]) | st.lists(
-    st.lists(st.sampled_from([*_LINE_PIECES[:40], "`a`", "``b``", " x "]), max_size=5).map("".join),
-    min_size=1,
-    max_size=3,
-).map(lambda lines: "\n".join(lines) + "\n")
+_HEAD_PIECES = st.lists(
+    st.sampled_from([*_LINE_PIECES[:40], "`a`", "``b``", " x "]), max_size=5
+).map("".join)
+_PART_HEADS = (
+    st.sampled_from(["", "\n", "\n\n", " \n"])
+    | st.lists(_HEAD_PIECES, min_size=1, max_size=3).map(lambda lines: "\n".join(lines) + "\n")
+    # The rest of a nested quote line cut between its markers: a quote line less deep, or
+    # as deep, as the lines after it (or indented, or not a quote line at all).
+    | st.tuples(
+        st.sampled_from([">", "> ", " > ", "   >", "    > ", "> > ", " >> ", ">\t"]), _HEAD_PIECES
+    ).map(lambda pair: "".join(pair) + "\n")
+)
 
 
 @settings(max_examples=2500, deadline=None)
@@ -988,6 +995,10 @@ _PART_HEADS = st.sampled_from(["", "\n", "\n\n", " \n"]) | st.lists(
 @example("`a\n", ["> b`"], "", "\n", "")  # no span from the paragraph into the quote
 @example("x ``b``\n", ["> `a` [[reply_to_current]] ``b``", "> `a` [["], "", "\r\n", "")
 @example("x\n", ["> `a", "> b`", ">"], "", "\n", "> ")  # nested, the last line holding nothing
+# A part starting between a nested line's markers: its first line a quote one level up,
+# which the next line's deeper quote interrupts.
+@example(" > `x` [[reply_to_current]] | ``y``\n", ["> `a` ``b", "> c``"], "", "\r\n", "> ")
+@example("> `x\n", ["> y`"], "", "\n", "> ")
 def test_a_quoted_part_answers_as_the_full_parse(
     head: str, lines: list[str], end: str, eol: str, outer: str
 ) -> None:
@@ -1028,6 +1039,10 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
     # paragraph ends before it.
     assert quoted_part_spans("`a` x\n> `b` [[reply_to_current]]\n> ") == [(0, 3), (8, 11)]
     assert quoted_part_spans("`a`\n>") == [(0, 3)]
+    # A part starting between a nested quote line's markers: its first line, one level up,
+    # is a paragraph of its own (the next line opens a quote in its quote).
+    assert quoted_part_spans(" > `x` | y\n> > `a` ``b``") == [(3, 6), (15, 18), (19, 24)]
+    assert quoted_part_spans("> `x\n> > y`") == []
     # ...and what may change the structure or the pairing is left to the general path: a
     # lazy line, a quote line opening a block or holding nothing, a blank line inside the
     # head, a lone CR, a definition, a link holding a backtick, no quote at all.
@@ -1042,6 +1057,9 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
         "> [a](`b`)",
         "`a` x > y",
         "# h\n> `a`",
+        " > `a`\n> `b`\n> > `c`",  # (the depth changes after the second line)
+        "    > `a`\n> > `b`",  # indented code
+        "> > `a`\n> `b`",  # a lazy line
     ):
         assert quoted_part_spans(text) is None, text
 
