@@ -1321,15 +1321,24 @@ def test_a_paragraph_before_a_quote_ends_at_it_without_a_parse(
     assert answers == [full.in_code(p) for p in offsets]
 
 
+_STAGE_LINE = st.lists(st.sampled_from(_LINE_PIECES), min_size=1, max_size=14).map("".join)
+
+
 @settings(max_examples=600, deadline=None)
 @given(
-    st.lists(st.sampled_from(_LINE_PIECES), min_size=1, max_size=14).map("".join) | _PLAIN_LINE,
+    _STAGE_LINE
+    | _PLAIN_LINE
+    # a few lines (a streamed part), their line endings LF, CRLF or lone CRs
+    | st.tuples(
+        st.lists(_STAGE_LINE | st.sampled_from(_QUOTE_LINES), min_size=2, max_size=4),
+        st.sampled_from(["\n", "\r\n", "\r"]),
+    ).map(lambda pair: pair[1].join(pair[0])),
     st.data(),
 )
 def test_stage_code_answers_a_line_like_the_full_parse(text: str, data: st.DataObject) -> None:
-    """The tag stages' questions about a one-line text (a streamed part), answered from its
-    spans in any order, are the full parse's answers; also when another reader of the same
-    map has it parsed in between."""
+    """The tag stages' questions about a one-line or short text (a streamed part, CRs
+    included), answered from its spans in any order, are the full parse's answers; also
+    when another reader of the same map has it parsed in between."""
     full = _fresh(text).full()
     positions = data.draw(st.permutations(range(len(text) + 1)), label="order")
     parse_at = data.draw(st.integers(0, len(positions)), label="parse at")
