@@ -168,6 +168,14 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "item_paragraph_table_rows_tags": lambda n: (
         "- p `q`\n  a | b\n  |---|---|\n" + "  `x` [[reply_to_current]] | ``y`` z\n" * n
     ),
+    # 2026-12-05 (twenty-fifth stop): lists whose items wrap onto a second line indented to
+    # their content (a shape replies use), bulleted and ordered: parsed whole, 2.1-2.2 s/MB
+    "list_items_wrapped_code_spans_tags": lambda n: (
+        "- a `x` [[reply_to_current]] b\n  c ``y`` d [[reply_to_current]]\n" * n
+    ),
+    "ordered_items_wrapped_code_spans_tags": lambda n: (
+        "1. a `x` [[reply_to_current]] b\n   c ``y`` d [[reply_to_current]]\n" * n
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

@@ -871,7 +871,9 @@ _QUOTE_LINES = [
 
 
 #: List item lines (a marker, one to four spaces, content), lines such a run reads and lines it
-#: does not (a nested marker, indented code in the item, a lazy continuation, a block).
+#: does not (a nested marker, indented code in the item, a lazy continuation, a block), and
+#: continuation lines indented to an item's content or not (one to six spaces, a tab, a
+#: nested block or table row in the item).
 _ITEM_LINES = [
     "- `a`",
     "* `a` [[reply_to_current]] ``b``",
@@ -896,6 +898,18 @@ _ITEM_LINES = [
     "-",
     "1.",
     "  `cont`",
+    " c` x",
+    "   c`` d ``",
+    "    `x` [[reply_to_current]]",
+    "      `six`",
+    "  `a` [l](`u`)",
+    "  x | `y`",
+    "  |---|---|",
+    "  - `n`",
+    "  > `q`",
+    "  ===",
+    "  \t`t`",
+    "  ```",
     "lazy ` x",
     "    `indented`",
     "```",
@@ -1068,7 +1082,7 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
 @given(
     _PART_HEADS,
     st.lists(st.sampled_from([*_ITEM_LINES, "- `a` [[reply_to_current]] ``b``"]), max_size=5),
-    st.sampled_from(["", "\n", "\n-", "\n1. ", "\n2."]),
+    st.sampled_from(["", "\n", "\n-", "\n1. ", "\n2.", "1.", "+ ", "-", "\n ", "\n  "]),
     _EOL,
 )
 @example("x ``b``\n", ["- `a` [[reply_to_current]] ``b``", "- `a` [["], "", "\n")
@@ -1091,9 +1105,14 @@ def test_listed_parts_that_are_answered_and_that_are_not() -> None:
     part = "[[reply_to_current]] ``b``\n- `a` [[reply_to_current]] ``b``\n- `a` [["
     assert listed_part_spans(part) == [(21, 26), (29, 32), (54, 59), (62, 65)]
     assert listed_part_spans("- `a` x\n1) `b`\n-") == [(2, 5), (11, 14)]
+    # an item's continuation lines go on with its paragraph (a span may cross them), a
+    # last line of an empty ordered marker is the paragraph's text, blank lines may open it
+    assert listed_part_spans("- `a\n  b` c\n  ``d``\n- e") == [(2, 9), (14, 19)]
+    assert listed_part_spans("x `a`\n  `b`\n1.") == [(2, 5), (8, 11)]
+    assert listed_part_spans("\n  `a` x\n- `b`\n   ") == [(3, 6), (11, 14)]
     # ...and what may read otherwise is not: a marker numbered 2 under a paragraph, a lazy
     # last line, a nested marker, a definition.
-    for text in ("x\n2. `a`", "- `a\nb`", "- - `a`", "- [a]: /u\n- `b`"):
+    for text in ("x\n2. `a`", "- `a\nb`", "- - `a`", "- [a]: /u\n- `b`", "- `a`\n  - `b`"):
         assert listed_part_spans(text) is None, text
 
 
@@ -1266,18 +1285,24 @@ def test_a_run_of_lines_with_a_block_at_an_end_is_answered_without_a_parse(
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
 @pytest.mark.parametrize("marker", ["> ", "> > ", ">>", "> > > ", "- ", "* ", "1. ", "10) ", "-  "])
+@pytest.mark.parametrize("wrapped", [False, True])
 def test_a_long_block_quote_or_list_is_answered_without_a_parse(
-    monkeypatch: pytest.MonkeyPatch, marker: str
+    monkeypatch: pytest.MonkeyPatch, marker: str, wrapped: bool
 ) -> None:
     # Not vacuous: a quote paragraph of 3,000 lines with tags and code spans, or a list of
-    # 3,000 such one-line items, is paired without markdown-it-py (each once went to the
-    # parser whole, 2-3 s/MB; a nested quote and a list until the twenty-fourth stop), and
-    # each answer is the parse's; a fence in a quote, or a quote line after a lazy one,
-    # still parses (a lazy line after a one-line quote continues the quote's paragraph,
-    # which the run pairs).
+    # 3,000 such items (one line each, or ``wrapped`` onto a second line indented to their
+    # content), is paired without markdown-it-py (each once went to the parser whole, 2-3
+    # s/MB; a nested quote and a list until the twenty-fourth stop, a wrapped list until the
+    # twenty-fifth), and each answer is the parse's; a fence in a quote, or a quote line
+    # after a lazy one, still parses (a lazy line after a one-line quote continues the
+    # quote's paragraph, which the run pairs).
     parses, real = _count_parses(monkeypatch)
+    lead = marker if marker.startswith(">") else " " * len(marker)
     for eol in ("\n", "\r\n"):
-        text = "intro `x`" + eol + eol + (marker + "`a` [[reply_to_current]] ``b``" + eol) * 3000
+        item = marker + "`a` [[reply_to_current]] ``b``" + eol
+        if wrapped:
+            item += lead + "c `d [[reply_to_current]] e` f" + eol
+        text = "intro `x`" + eol + eol + item * 3000
         cm = CodeMap(text)
         answers = [cm.in_code(p) for p in range(0, len(text), 7)]
         assert parses == []

@@ -95,8 +95,7 @@ class CodeMap:
     LOCAL_REACH = 4096
 
     #: Texts at least this long are parsed piece by piece: cut points cost ~20 µs per KB, the
-    #: parse ~700, and a 2 KB reply whose audio tag sits in a nested list parses that list
-    #: (544 µs, not 1.6 ms); every pipeline gained 2-4% on the corpus, explained or not.
+    #: parse ~700 (a 2 KB reply parses the list around its tag; the corpus gained 2-4%).
     PIECE_MIN = 1024
 
     def __init__(self, text: str) -> None:
@@ -118,7 +117,7 @@ class CodeMap:
         self._runs = Runs()  # what was found once per run of lines
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
-        self._containers: ContainerRuns | None = None  # quote and one-line item runs read
+        self._containers: ContainerRuns | None = None  # the quote and list item runs read
         self._tables = Tables(text)  # the tables opening runs of lines, read once each
         #: the last lines answered from their paragraph's code spans: (the first line's
         #: start, the last line's end, the paragraph's start, its spans)
@@ -208,8 +207,7 @@ class CodeMap:
 
     def _one_paragraph(self) -> bool:
         if self._whole is None:
-            # Several lines only up to LOCAL_REACH: the walk over every line cost a long
-            # text's first question 134 ms (500k lines), where the checks below look near it.
+            # Several lines only up to LOCAL_REACH: walking 500k lines cost a first question 134 ms.
             text = self._src
             short = len(text) <= self.LOCAL_REACH or "\n" not in text
             whole = short and one_paragraph(text)
@@ -317,10 +315,7 @@ class CodeMap:
             return None
         if scan.overlaps(ls, le + 1):
             return True
-        if self._first_container < 0:
-            m = _CONTAINER_ANYWHERE.search(text)
-            self._first_container = m.start() if m is not None else len(text) + 1
-        if self._first_container < ls:
+        if self._container_before(ls):
             return None
         starts = self._index()
         k = bisect.bisect_right(starts, ls) - 1
@@ -342,6 +337,13 @@ class CodeMap:
         if k - LOOKBACK >= 0:
             return None  # every looked-at line was indented or blank: too far back to tell
         return True
+
+    def _container_before(self, ls: int) -> bool:
+        """Does a line that may open a container start before ``ls``? (Searched once.)"""
+        if self._first_container < 0:
+            m = _CONTAINER_ANYWHERE.search(self._src)
+            self._first_container = m.start() if m is not None else len(self._src) + 1
+        return self._first_container < ls
 
     def _paragraph_above(self, ls: int) -> bool:
         """Are the lines above the line at ``ls``, back to a blank line or the text's start,
@@ -377,16 +379,15 @@ class CodeMap:
         line_start, line_end = self._line_bounds(pos)
         last = self._last_line
         if last is not None and last[0] <= line_start < last[1]:
-            # Every check before the span lookup depends on the line alone: a line that
-            # reached it once answers from its spans (a line of 30k tags asks 30k times),
-            # and so do the other whole lines of a paragraph whose backticks paired (none
-            # opens a block: each would reach the same paragraph; 40k lines with a tag each
-            # read it 40k times).
+            # The checks before the span lookup read the line alone: a line that reached it
+            # answers from its spans again (30k tags on a line), and so do the other lines of
+            # its paired paragraph, none opening a block (40k lines with a tag each).
             return in_spans(last[3], pos - last[2], len(text))
         table = self._tables.recent
         if table is not None and table.body <= line_start < table.end:
             return self._row_in_code(table, pos, line_start, line_end)  # a plain line
-        if text[line_start : line_start + 1] in CONTAINER_FIRST:
+        lead = text[line_start : line_start + 1]  # (a space: maybe an item's continuation)
+        if lead in CONTAINER_FIRST or (lead == " " and self._container_before(line_start)):
             runs = self._containers = self._containers or ContainerRuns(
                 text, self._index(), self._scan()
             )
@@ -450,8 +451,7 @@ class CodeMap:
             m = _INTERRUPTION.search(text, lo, hi) if not lo or text[lo - 1] == "\n" else None
             q = self._quote_at[lo] = -1 if m is None else m.start()
         if line_end <= q:  # (q is -1 when there is none)
-            # A block quote or an ATX heading at column 0 interrupts the paragraph (whose
-            # lines before it open no block, else _pair_backticks gives up): it ends there.
+            # A column-0 quote or ATX heading ends the paragraph (the lines above open none).
             hi = q + 1
         if hi > scan.valid_until:
             return None

@@ -1,21 +1,26 @@
-"""Code spans of a list of one-line items (``- `a` x``), read from each item's line.
+"""Code spans of a list of items (``- `a` x``), read from each item's lines.
 
 A run of list item lines at column 0 (a ``-``, ``+`` or ``*`` marker, or one to nine ASCII
 digits and ``.`` or ``)``, then one to four spaces, then content that is not blank and
-opens no block, :data:`~richout.markdown.spans.LINE_STARTER`) holds one paragraph per line:
-the item's content starts after the marker's spaces, and the next item's marker, less
-indented than that content, ends the paragraph (the list rule ends a paragraph inside an
-item whatever the marker, and no other line is in the run). So each line's code spans are
-its content's, paired as a one-line paragraph (:func:`~richout.markdown.spans.para_unsafe`
-with ``one_line``: a table needs a delimiter row inside the item, which the next line is
-not). :class:`ItemRuns` answers
-:meth:`~richout.markdown.codemap.CodeMap.in_code` for such lines without the parse; a
-bulleted list of 30k items with code spans and tags went to markdown-it-py whole (2.3
-s/MB).
+opens no block, :data:`~richout.markdown.spans.LINE_STARTER`), each maybe followed by
+continuation lines (indented to its content, under four columns more, spaces only, their
+content opening no block either: :func:`item_continuation`), holds one paragraph per
+item: the item's content starts after the marker's spaces, each continuation line goes on
+with it, and the next item's marker, less indented than that content, ends it (the list
+rule ends a paragraph inside an item whatever the marker, and no other line is in the
+run). So each item's code spans are its content's, paired as a paragraph's
+(:func:`~richout.markdown.spans.para_unsafe`; a one-line item with ``one_line``: a table
+needs a delimiter row inside the item, which the next line is not). The indentation holds
+no backtick or backslash and follows a line break, so an item's source pairs as its
+contents joined do, at source offsets (as a quote's does, :mod:`richout.markdown.quotes`).
+:class:`ItemRuns` answers :meth:`~richout.markdown.codemap.CodeMap.in_code` for such
+lines without the parse; a bulleted list of 30k items with code spans and tags went to
+markdown-it-py whole (2.3 s/MB; 2.1 when each item is wrapped on two lines).
 
-Conservative edges: the run must follow a blank line or open the text (a paragraph above
-may take an ordered marker as text, and a container above may hold the lines), and end at
-a blank line or the text's end (the last item's paragraph may go on lazily); no fence may
+Conservative edges: the run is the whole region between blank lines (or the text's ends):
+it must open with an item line (a paragraph above may take an ordered marker as text, and
+a container above may hold the lines), and a line that is neither an item's nor its
+continuation (a lazy line, a nested block) leaves the region to the parse; no fence may
 touch it, and no ``]:`` may be in the text (a definition can make ``[x]`` a link).
 ``tests/test_codemap.py`` compares each answer with the full parse.
 """
@@ -34,15 +39,26 @@ from richout.markdown.spans import (
 from richout.markdown.tables import ITEM_LINE
 from richout.text.chars import contains, has_lone_cr
 
-__all__ = ["CONTAINER_FIRST", "ContainerRuns", "ItemRuns", "item_content", "listed_part_spans"]
+__all__ = [
+    "CONTAINER_FIRST",
+    "ContainerRuns",
+    "ItemRuns",
+    "item_content",
+    "item_continuation",
+    "listed_part_spans",
+]
 
-#: The characters a block quote's or a list item's line starts with.
+#: The characters a block quote's or a list item's line starts with (a list item's
+#: continuation line starts with a space: :class:`ContainerRuns` reads those too).
 CONTAINER_FIRST = frozenset(">-+*0123456789")
 #: A marker that may interrupt a paragraph (a bullet, or an ordered list starting at 1),
 #: at a line start after a line break.
 _INTERRUPTING_ITEM = re.compile(r"\n(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n]")
 #: A list item holding nothing yet: a marker, spaces at most (a stream's last line).
 _EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ ]*")
+#: :data:`_EMPTY_ITEM` but ``-`` (a setext underline): under a paragraph's line, text of it
+#: (an empty item cannot interrupt a paragraph).
+_EMPTY_TEXT_ITEM = re.compile(r"(?:[+*]|[0-9]{1,9}[.)])[ ]*")
 
 
 def item_content(text: str, a: int, b: int) -> int | None:
@@ -60,52 +76,108 @@ def item_content(text: str, a: int, b: int) -> int | None:
     return c
 
 
+def item_continuation(text: str, a: int, b: int, width: int) -> int | None:
+    """Where the content of the line ``text[a:b]`` starts when it is a continuation line of
+    a list item whose content starts ``width`` columns in: indented ``width`` to
+    ``width + 3`` spaces, then content that is not blank and opens no block, with no CR but
+    a CRLF's at its end; else None."""
+    c = a + width
+    if c >= b or text[a:c].strip(" "):
+        return None
+    if LINE_STARTER.match(text, c) is not None:
+        return None  # (indented four columns more, a tab, or a block's start)
+    while text.startswith(" ", c):
+        c += 1
+    end = b - 1 if text.startswith("\r\n", b - 1) else b  # (a CRLF: one line ending)
+    if c >= end or text.find("\r", c, end) >= 0:
+        return None  # blank, or a lone CR in it
+    return c
+
+
 class ItemRuns(LineRuns):
-    """The code spans of the one-line list items of one text, read once per run of lines."""
+    """The code spans of the list items of one text, read once per region of lines."""
 
     __slots__ = ()
 
-    def _content(self, j: int) -> int | None:
-        return item_content(self.text, *self._bounds(j))
+    def _blank(self, j: int) -> bool:
+        return is_blank(self.text[slice(*self._bounds(j))])
 
     def _read_run(self, k: int) -> None:
-        if self._refdefs or self._content(k) is None:
+        """Record the spans of every line of the region holding line ``k`` (its lines back
+        to a blank line or the text's start, on to a blank line or its end): each item's
+        when the region is a run of items (see the module), else None for every line."""
+        if self._blank(k):
             self._runs[k] = None
             return
         last = len(self._starts) - 1
         k0 = k1 = k
-        while k0 > 0 and self._content(k0 - 1) is not None:
+        while k0 > 0 and not self._blank(k0 - 1):
             k0 -= 1
-        while k1 < last and self._content(k1 + 1) is not None:
+        while k1 < last and not self._blank(k1 + 1):
             k1 += 1
-        run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
         text = self.text
-        sure = (
-            (k0 == 0 or is_blank(text[slice(*self._bounds(k0 - 1))]))
-            and (k1 == last or is_blank(text[slice(*self._bounds(k1 + 1))]))
-            and run_end < self._scan.valid_until
-            and not self._scan.overlaps(run_start, run_end + 1)
-        )
-        for j in range(k0, k1 + 1):
-            self._runs[j] = self._line_spans(j) if sure else None
+        items = None if self._refdefs else self._items(k0, k1)
+        run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
+        if run_end >= self._scan.valid_until or self._scan.overlaps(run_start, run_end + 1):
+            items = None
+        if items is None:
+            self._runs.update(dict.fromkeys(range(k0, k1 + 1)))
+            return
+        for j0, contents, ends in items:
+            spans = item_spans(text, contents, ends)
+            for j in range(j0, j0 + len(contents)):
+                self._runs[j] = spans
 
-    def _line_spans(self, j: int) -> list[tuple[int, int]] | None:
-        """The code spans (source offsets) of item line ``j``'s content, or None."""
-        c = self._content(j)
-        assert c is not None  # a run is made of such lines
-        content = self.text[c : self._bounds(j)[1]]
-        if content.endswith("\r"):
-            content = content[:-1]  # (a lone CR is not in a run: item_content)
-        if "`" not in content:
-            return []
-        if para_unsafe(content, one_line=True):
-            return None
-        return [(c + a, c + b) for a, b in code_spans(content)]
+    def _items(self, k0: int, k1: int) -> list[tuple[int, list[int], list[int]]] | None:
+        """The items of lines ``k0``-``k1``, each as its first line, its lines' content
+        starts and their ends; None when a line is neither an item's nor a continuation of
+        one."""
+        text = self.text
+        out: list[tuple[int, list[int], list[int]]] = []
+        contents: list[int] = []
+        ends: list[int] = []
+        width = 0
+        for j in range(k0, k1 + 1):
+            a, b = self._bounds(j)
+            c = item_continuation(text, a, b, width) if contents else None
+            if c is None:
+                c = item_content(text, a, b)
+                if c is None:
+                    return None
+                contents, ends, width = [c], [b], c - a
+                out.append((j, contents, ends))
+            else:
+                contents.append(c)
+                ends.append(b)
+        return out
+
+
+def item_spans(text: str, contents: list[int], ends: list[int]) -> list[tuple[int, int]] | None:
+    """The code spans (source offsets) of one item's paragraph, whose lines' contents start
+    at ``contents`` and whose lines end at ``ends`` (a line break's offset, or the text's
+    end), or None when only the parse can pair them."""
+    c = contents[0]
+    end = ends[-1]
+    if text.startswith("\r", end - 1):
+        end -= 1  # (a CRLF: a lone CR is in no item, item_content and item_continuation)
+    source = text[c:end]
+    if "`" not in source:
+        return []
+    if len(contents) == 1:
+        unsafe = para_unsafe(source, one_line=True)
+    else:
+        # para_unsafe's triggers ("]:" is out) are the same in the source as in the
+        # contents, which are joined only when one is there.
+        unsafe = ("|" in source or "<" in source or contains(source, "](")) and para_unsafe(
+            "\n".join(text[x:e] for x, e in zip(contents, ends, strict=True))
+        )
+    return None if unsafe else [(c + x, c + y) for x, y in code_spans(source)]
 
 
 class ContainerRuns:
     """The runs read at lines opening a container: block quote lines (:class:`QuoteRuns`)
-    and list item lines (:class:`ItemRuns`), each reading built when first asked."""
+    and list item lines and their continuations (:class:`ItemRuns`), each reading built
+    when first asked."""
 
     __slots__ = ("_items", "_quotes", "_scan", "_starts", "text")
 
@@ -118,8 +190,8 @@ class ContainerRuns:
         self._items: ItemRuns | None = None
 
     def in_code(self, pos: int, line_start: int) -> bool | None:
-        """Is ``pos``, on the line starting at ``line_start`` (which opens with ``>`` or a
-        list marker's first character), in code? None when unsure."""
+        """Is ``pos``, on the line starting at ``line_start`` (which opens with ``>``, a
+        list marker's first character or a space), in code? None when unsure."""
         if self.text.startswith(">", line_start):
             self._quotes = self._quotes or QuoteRuns(self.text, self._starts, self._scan)
             return self._quotes.in_code(pos, line_start)
@@ -128,17 +200,18 @@ class ContainerRuns:
 
 
 def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
-    """The code spans of a text made of one paragraph's lines (or none) and then one-line
-    list items (:func:`item_content`) up to its end, the last of which may be a marker
-    holding nothing yet; None for any other text, or when only the parse can pair its
-    backticks.
+    """The code spans of a text made of one paragraph's lines (or none) and then list
+    items (:func:`item_content`, each maybe with continuation lines,
+    :func:`item_continuation`) up to its end, the last line of which may be a marker
+    holding nothing yet or blank; None for any other text, or when only the parse can pair
+    its backticks.
 
-    Such a text is a streamed part of a list, most often: it starts inside an item's line,
-    whose rest reads as a paragraph that the next item interrupts (a bullet, or an ordered
-    marker numbered 1: others do not interrupt a paragraph), and each item line is its own
-    paragraph (:class:`ItemRuns`); the text's end ends the last. A bulleted list of one-line
-    items with code spans and tags, streamed in 64-character chunks, parsed each part
-    (3.5 s/MB).
+    Such a text is a streamed part of a list, most often: it starts inside an item, whose
+    rest reads as a paragraph that the next item interrupts (a bullet, or an ordered marker
+    numbered 1: others do not interrupt a paragraph), and each item is a paragraph of its
+    own (:class:`ItemRuns`); the text's end ends the last. A bulleted list of one-line items
+    with code spans and tags, streamed in 64-character chunks, parsed each part (3.5 s/MB;
+    1.0 with each item on two lines).
     """
     if has_lone_cr(text) or contains(text, "]:"):
         return None  # a definition can make "[x]" a link (as in CodeMap); a lone CR: the parse
@@ -146,6 +219,11 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
     if item_content(text, 0, len(text) if "\n" not in text else text.index("\n")) is None:
         m = _INTERRUPTING_ITEM.search(text)
         if m is None:
+            # A paragraph whose last line is a marker holding nothing yet, which it takes as
+            # text (a part of an ordered list cut after the next "1."): its spans, if it is one.
+            last = text.rfind("\n") + 1
+            if last and _EMPTY_TEXT_ITEM.fullmatch(text, last) is not None:
+                return part_head_spans(text, last)
             return None
         q = m.start() + 1
         head = part_head_spans(text, q)
@@ -156,19 +234,35 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
         q = 0
     n = len(text)
     a = q
+    contents: list[int] = []  # the open item's lines' content starts, and their ends
+    ends: list[int] = []
+    width = 0
     while a < n:
         b = text.find("\n", a)
         if b < 0:
             b = n
-        c = item_content(text, a, b)
-        if c is None:
-            if b == n and _EMPTY_ITEM.fullmatch(text, a, b) is not None:
-                break  # the last line, a marker holding nothing yet: the paragraph ends
-            return None  # a line that opens a block, holds nothing, or continues lazily
-        content = text[c : b - 1 if text.startswith("\r", b - 1) else b]
-        if "`" in content:
-            if para_unsafe(content, one_line=True):
+        c = item_continuation(text, a, b, width) if contents else None
+        if c is not None:
+            contents.append(c)
+            ends.append(b)
+        else:
+            c = item_content(text, a, b)
+            if c is None:
+                if b == n and (_EMPTY_ITEM.fullmatch(text, a, b) or is_blank(text[a:b])):
+                    break  # the last line, a marker holding nothing yet, or blank: it ends
+                return None  # a line that opens a block, holds nothing, or continues lazily
+            if contents and not _pair_item(found, text, contents, ends):
                 return None
-            found.extend((c + x, c + y) for x, y in code_spans(content))
+            contents, ends, width = [c], [b], c - a
         a = b + 1
-    return found
+    return found if not contents or _pair_item(found, text, contents, ends) else None
+
+
+def _pair_item(
+    found: list[tuple[int, int]], text: str, contents: list[int], ends: list[int]
+) -> bool:
+    """Add the item's spans (:func:`item_spans`) to ``found``; False: only the parse pairs."""
+    spans = item_spans(text, contents, ends)
+    if spans is not None:
+        found.extend(spans)
+    return spans is not None

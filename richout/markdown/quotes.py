@@ -300,16 +300,29 @@ class QuoteRuns(LineRuns):
         return [(run_start + a, run_start + b) for a, b in code_spans(source)]
 
 
+#: What a blank line starts with (a line starting otherwise holds content).
+_BLANK_START = frozenset(" \t\r\n")
+
+
 def part_head_spans(text: str, q: int) -> list[tuple[int, int]] | None:
     """The code spans of a streamed part's head, the lines before the line at ``q`` (its
     line break off): one paragraph of its own, which the container line at ``q``
-    interrupts; None when it is not one, or when only the parse can pair it."""
-    head = text[: q - 2 if text.startswith("\r", q - 2) else q - 1]  # (before its CRLF)
+    interrupts (blank lines before it aside); None when it is not one, or when only the
+    parse can pair it."""
+    end = q - 2 if text.startswith("\r", q - 2) else q - 1  # (before its CRLF)
+    h = 0  # where the paragraph starts: after the blank lines a part may start with
+    while text[h : h + 1] in _BLANK_START and (nl := text.find("\n", h, end)) >= 0:
+        if not is_blank(text[h:nl]):
+            break
+        h = nl + 1
+    head = text[h:end]
+    if is_blank(head):
+        return []  # no paragraph at all
     if not one_paragraph(head):
         return None
     if "`" not in head:
         return []
-    return None if para_unsafe(head) else code_spans(head)
+    return None if para_unsafe(head) else [(h + a, h + b) for a, b in code_spans(head)]
 
 
 def _shallow_head_spans(text: str) -> list[tuple[int, int]] | None:
