@@ -931,6 +931,8 @@ _ITEM_LINES = [
 @example("```\n> `a`\n```\n> `a`")
 @example("- a `b\nc` d")  # the last item's paragraph goes on lazily
 @example("x\n2. `a`\n")  # an ordered marker other than 1 does not interrupt a paragraph
+@example("lazy ` x\n2) x | `y`")  # (so the region's first line decides, not the item's)
+@example("- `a`\n  b ``c\n  d`` [[reply_to_current]]\n- e")  # a span across continuations
 @example("- [a](`b`)\n")  # a link's destination holds the backtick: the parse pairs it
 def test_quote_and_list_item_lines_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text)

@@ -106,7 +106,7 @@ class CodeMap:
         self._fences: FenceScan | None = None
         self._refdefs: bool | None = None
         self._line_starts: list[int] | None = None
-        self._blank_starts: list[int] = []
+        self._blank_starts: list[int] = []  # (where each blank line starts and ends)
         self._blank_ends: list[int] = []
         #: the code spans of each paragraph paired, by its bounds
         self._para_spans: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
@@ -122,8 +122,7 @@ class CodeMap:
         #: the last lines answered from their paragraph's code spans: (the first line's
         #: start, the last line's end, the paragraph's start, its spans)
         self._last_line: tuple[int, int, int, list[tuple[int, int]]] | None = None
-        # Cut points (None until needed; [0]: parsed whole), and the pieces' parses by start.
-        self._pieces: tuple[list[int], dict[int, CodeParse]] | None = None
+        self._pieces: tuple[list[int], dict[int, CodeParse]] | None = None  # cuts; parses by start
 
     # ------------------------------------------------------------------ exact answers
 
@@ -371,8 +370,8 @@ class CodeMap:
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self._src
         if self._one_paragraph():
-            # One paragraph (a streamed part, most often): paired without the checks below,
-            # which still read one the pairing gives up on (a definition opening it).
+            # One paragraph (a streamed part, most often): paired without the checks below
+            # (which still read one the pairing gives up on).
             spans = self._spans()
             if spans is not None:
                 return in_spans(spans, pos, len(text))
@@ -388,8 +387,9 @@ class CodeMap:
             return self._row_in_code(table, pos, line_start, line_end)  # a plain line
         lead = text[line_start : line_start + 1]  # (a space: maybe an item's continuation)
         if lead in CONTAINER_FIRST or (lead == " " and self._container_before(line_start)):
+            starts = self._index()  # (which finds the blank lines' starts too)
             runs = self._containers = self._containers or ContainerRuns(
-                text, self._index(), self._scan()
+                text, starts, self._scan(), self._blank_starts
             )
             quoted = runs.in_code(pos, line_start)
             if quoted is not None:

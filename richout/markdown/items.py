@@ -27,6 +27,7 @@ touch it, and no ``]:`` may be in the text (a definition can make ``[x]`` a link
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from richout.markdown.linescan import FenceScan, is_blank
@@ -97,26 +98,40 @@ def item_continuation(text: str, a: int, b: int, width: int) -> int | None:
 class ItemRuns(LineRuns):
     """The code spans of the list items of one text, read once per region of lines."""
 
-    __slots__ = ()
+    __slots__ = ("_blanks",)
 
-    def _blank(self, j: int) -> bool:
-        return is_blank(self.text[slice(*self._bounds(j))])
+    def __init__(self, text: str, starts: list[int], scan: FenceScan, blanks: list[int]) -> None:
+        """``blanks``: where each blank line of ``text`` starts (in order)."""
+        super().__init__(text, starts, scan)
+        self._blanks = blanks
+
+    def _region(self, k: int) -> tuple[int, int] | None:
+        """The first and last lines of the region holding line ``k``: its lines back to a
+        blank line or the text's start, on to a blank line or its end (None: ``k`` is
+        blank). Found from the blank lines' starts, so a question costs no walk."""
+        starts, blanks = self._starts, self._blanks
+        at = starts[k]
+        i = bisect.bisect_left(blanks, at)
+        if i < len(blanks) and blanks[i] == at:
+            return None
+        k0 = bisect.bisect_left(starts, blanks[i - 1]) + 1 if i else 0
+        k1 = bisect.bisect_left(starts, blanks[i]) - 1 if i < len(blanks) else len(starts) - 1
+        return k0, k1
 
     def _read_run(self, k: int) -> None:
-        """Record the spans of every line of the region holding line ``k`` (its lines back
-        to a blank line or the text's start, on to a blank line or its end): each item's
-        when the region is a run of items (see the module), else None for every line."""
-        if self._blank(k):
+        """Record the spans of every line of the region holding line ``k``: each item's when
+        the region is a run of items (see the module), else None (for line ``k`` alone when
+        the region's first line is no item's, a look that costs nothing to repeat)."""
+        region = self._region(k)
+        if region is None or self._refdefs:
             self._runs[k] = None
             return
-        last = len(self._starts) - 1
-        k0 = k1 = k
-        while k0 > 0 and not self._blank(k0 - 1):
-            k0 -= 1
-        while k1 < last and not self._blank(k1 + 1):
-            k1 += 1
+        k0, k1 = region
         text = self.text
-        items = None if self._refdefs else self._items(k0, k1)
+        if item_content(text, *self._bounds(k0)) is None:
+            self._runs[k] = None  # (most regions asked here: a paragraph of "2024 was" lines)
+            return
+        items = self._items(k0, k1)
         run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
         if run_end >= self._scan.valid_until or self._scan.overlaps(run_start, run_end + 1):
             items = None
@@ -179,13 +194,15 @@ class ContainerRuns:
     and list item lines and their continuations (:class:`ItemRuns`), each reading built
     when first asked."""
 
-    __slots__ = ("_items", "_quotes", "_scan", "_starts", "text")
+    __slots__ = ("_blanks", "_items", "_quotes", "_scan", "_starts", "text")
 
-    def __init__(self, text: str, starts: list[int], scan: FenceScan) -> None:
-        """``starts``: every line start of ``text``; ``scan``: its fence scan."""
+    def __init__(self, text: str, starts: list[int], scan: FenceScan, blanks: list[int]) -> None:
+        """``starts``: every line start of ``text``; ``scan``: its fence scan; ``blanks``:
+        where each of its blank lines starts."""
         self.text = text
         self._starts = starts
         self._scan = scan
+        self._blanks = blanks
         self._quotes: QuoteRuns | None = None
         self._items: ItemRuns | None = None
 
@@ -195,7 +212,7 @@ class ContainerRuns:
         if self.text.startswith(">", line_start):
             self._quotes = self._quotes or QuoteRuns(self.text, self._starts, self._scan)
             return self._quotes.in_code(pos, line_start)
-        self._items = self._items or ItemRuns(self.text, self._starts, self._scan)
+        self._items = self._items or ItemRuns(self.text, self._starts, self._scan, self._blanks)
         return self._items.in_code(pos, line_start)
 
 
