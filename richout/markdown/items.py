@@ -4,11 +4,11 @@ A run of list item lines at column 0 (a ``-``, ``+`` or ``*`` marker, or one to 
 digits and ``.`` or ``)``, then one to four spaces, then content that is not blank and
 opens no block, :data:`~richout.markdown.spans.LINE_STARTER`), each maybe followed by
 continuation lines (indented to its content, under four columns more, spaces only, their
-content opening no block either: :func:`item_continuation`), holds one paragraph per
-item: the item's content starts after the marker's spaces, each continuation line goes on
-with it, and the next item's marker, less indented than that content, ends it (the list
-rule ends a paragraph inside an item whatever the marker, and no other line is in the
-run). So each item's code spans are its content's, paired as a paragraph's
+content opening no block either: :func:`~richout.markdown.tables.item_continuation`),
+holds one paragraph per item: the item's content starts after the marker's spaces, each
+continuation line goes on with it, and the next item's marker, less indented than that
+content, ends it (the list rule ends a paragraph inside an item whatever the marker, and
+no other line is in the run). So each item's code spans are its content's, paired as a paragraph's
 (:func:`~richout.markdown.spans.para_unsafe`; a one-line item with ``one_line``: a table
 needs a delimiter row inside the item, which the next line is not). The indentation holds
 no backtick or backslash and follows a line break, so an item's source pairs as its
@@ -37,7 +37,7 @@ from richout.markdown.spans import (
     code_spans,
     para_unsafe,
 )
-from richout.markdown.tables import ITEM_LINE
+from richout.markdown.tables import ITEM_LINE, item_continuation
 from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
@@ -45,7 +45,7 @@ __all__ = [
     "ContainerRuns",
     "ItemRuns",
     "item_content",
-    "item_continuation",
+    "item_spans",
     "listed_part_spans",
 ]
 
@@ -74,24 +74,6 @@ def item_content(text: str, a: int, b: int) -> int | None:
         line = line[:-1]  # a CRLF: one line ending, as the parse reads it
     if "\r" in line or LINE_STARTER.match(text, c) is not None:
         return None
-    return c
-
-
-def item_continuation(text: str, a: int, b: int, width: int) -> int | None:
-    """Where the content of the line ``text[a:b]`` starts when it is a continuation line of
-    a list item whose content starts ``width`` columns in: indented ``width`` to
-    ``width + 3`` spaces, then content that is not blank and opens no block, with no CR but
-    a CRLF's at its end; else None."""
-    c = a + width
-    if c >= b or text[a:c].strip(" "):
-        return None
-    if LINE_STARTER.match(text, c) is not None:
-        return None  # (indented four columns more, a tab, or a block's start)
-    while text.startswith(" ", c):
-        c += 1
-    end = b - 1 if text.startswith("\r\n", b - 1) else b  # (a CRLF: one line ending)
-    if c >= end or text.find("\r", c, end) >= 0:
-        return None  # blank, or a lone CR in it
     return c
 
 
@@ -174,7 +156,7 @@ def item_spans(text: str, contents: list[int], ends: list[int]) -> list[tuple[in
     c = contents[0]
     end = ends[-1]
     if text.startswith("\r", end - 1):
-        end -= 1  # (a CRLF: a lone CR is in no item, item_content and item_continuation)
+        end -= 1  # (a CRLF: a lone CR is in no item, item_content, item_continuation)
     source = text[c:end]
     if "`" not in source:
         return []
@@ -219,9 +201,9 @@ class ContainerRuns:
 def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
     """The code spans of a text made of one paragraph's lines (or none) and then list
     items (:func:`item_content`, each maybe with continuation lines,
-    :func:`item_continuation`) up to its end, the last line of which may be a marker
-    holding nothing yet or blank; None for any other text, or when only the parse can pair
-    its backticks.
+    :func:`~richout.markdown.tables.item_continuation`) up to its end, the last line of
+    which may be a marker holding nothing yet or blank; None for any other text, or when
+    only the parse can pair its backticks.
 
     Such a text is a streamed part of a list, most often: it starts inside an item, whose
     rest reads as a paragraph that the next item interrupts (a bullet, or an ordered marker

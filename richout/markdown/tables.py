@@ -46,6 +46,7 @@ __all__ = [
     "delimiter_row_follows",
     "header_columns",
     "heads_table",
+    "item_continuation",
     "rows_in_table",
 ]
 
@@ -83,6 +84,24 @@ def _line_at(text: str, a: int, hi: int) -> tuple[str, int]:
         b = hi
     line = text[a:b]
     return (line[:-1] if line.endswith("\r") else line), b
+
+
+def item_continuation(text: str, a: int, b: int, width: int) -> int | None:
+    """Where the content of the line ``text[a:b]`` starts when it is a continuation line of
+    a list item whose content starts ``width`` columns in: indented ``width`` to
+    ``width + 3`` spaces, then content that is not blank and opens no block, with no CR but
+    a CRLF's at its end; else None."""
+    c = a + width
+    if c >= b or text[a:c].strip(" "):
+        return None
+    if LINE_STARTER.match(text, c) is not None:
+        return None  # (indented four columns more, a tab, or a block's start)
+    while text.startswith(" ", c):
+        c += 1
+    end = b - 1 if text.startswith("\r\n", b - 1) else b  # (a CRLF: one line ending)
+    if c >= end or text.find("\r", c, end) >= 0:
+        return None  # blank, or a lone CR in it
+    return c
 
 
 def delimiter_row_follows(text: str, line_end: int) -> bool:
@@ -228,7 +247,8 @@ class Tables:
         only: a line indented less may be lazy, one indented more cannot interrupt the
         paragraph; both are left to the parse) and open no block
         (:data:`~richout.markdown.spans.LINE_STARTER`, a superset of the paragraph's
-        terminators but the table, and of a setext underline); the first of them over a
+        terminators but the table, and of a setext underline): :func:`item_continuation`,
+        with no tab (as :meth:`_in_item`). The first of them over a
         delimiter row indented as far (:func:`header_columns` of the two contents) ends the
         paragraph and heads the table, whose rows :meth:`_item_rows` reads. A list item
         whose paragraph a table of 40k rows with code spans and tags interrupts went to
@@ -245,14 +265,9 @@ class Tables:
         at = b + 1
         while at < hi:
             head, end = _line_at(text, at, hi)
-            indent = _indent(head)
-            if (
-                not width <= indent < width + 4
-                or indent == len(head)
-                or "\t" in head
-                or LINE_STARTER.match(head, width) is not None
-            ):
+            if "\t" in head or item_continuation(text, at, end, width) is None:
                 return None  # a line this reading does not take as the paragraph's
+            indent = _indent(head)
             if "|" in head and end < hi:
                 delimiter, c = _line_at(text, end + 1, hi)
                 if ODD_CELL_CHAR.search(head) or ODD_CELL_CHAR.search(delimiter):
