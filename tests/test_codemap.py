@@ -1093,9 +1093,10 @@ def test_quoted_parts_that_are_answered_and_that_are_not() -> None:
 def test_a_listed_part_answers_as_the_full_parse(
     head: str, lines: list[str], end: str, eol: str
 ) -> None:
-    """Where ``listed_part_spans`` answers a paragraph's lines then one-line list items (a
-    streamed part of a list), every offset is in a span exactly when the parse puts it in
-    code, and the code map's paragraph spans are those spans (LF or CRLF line endings)."""
+    """Where ``listed_part_spans`` answers a paragraph's lines then list items, one line
+    each or with continuation lines (a streamed part of a list), every offset is in a span
+    exactly when the parse puts it in code, and the code map's paragraph spans are those
+    spans (LF or CRLF line endings)."""
     text = (head + "\n".join(lines) + end).replace("\n", eol)
     # (A text holding ">" is read by the quote reading, if by any.)
     _assert_part_spans_agree(text, listed_part_spans(text), read_by_map=">" not in text)

@@ -248,9 +248,9 @@ class Tables:
         paragraph; both are left to the parse) and open no block
         (:data:`~richout.markdown.spans.LINE_STARTER`, a superset of the paragraph's
         terminators but the table, and of a setext underline): :func:`item_continuation`,
-        with no tab (as :meth:`_in_item`). The first of them over a
-        delimiter row indented as far (:func:`header_columns` of the two contents) ends the
-        paragraph and heads the table, whose rows :meth:`_item_rows` reads. A list item
+        with no tab (as :meth:`_in_item`). The first of them over a delimiter row indented
+        as far (:func:`header_columns` of the two contents) ends the paragraph and heads
+        the table, whose rows :meth:`_item_rows` reads. A list item
         whose paragraph a table of 40k rows with code spans and tags interrupts went to
         markdown-it-py whole (1.8-1.9 s/MB).
         """
