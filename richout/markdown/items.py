@@ -35,6 +35,7 @@ from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans
 from richout.markdown.spans import (
     LINE_STARTER,
     code_spans,
+    line_spans,
     para_unsafe,
 )
 from richout.markdown.tables import ITEM_LINE, item_continuation
@@ -57,9 +58,6 @@ CONTAINER_FIRST = frozenset(">-+*0123456789")
 _INTERRUPTING_ITEM = re.compile(r"\n(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n]")
 #: A list item holding nothing yet: a marker, spaces at most (a stream's last line).
 _EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ ]*")
-#: :data:`_EMPTY_ITEM` but ``-`` (a setext underline): under a paragraph's line, text of it
-#: (an empty item cannot interrupt a paragraph).
-_EMPTY_TEXT_ITEM = re.compile(r"(?:[+*]|[0-9]{1,9}[.)])[ ]*")
 
 
 def item_content(text: str, a: int, b: int) -> int | None:
@@ -158,17 +156,17 @@ def item_spans(text: str, contents: list[int], ends: list[int]) -> list[tuple[in
     if text.startswith("\r", end - 1):
         end -= 1  # (a CRLF: a lone CR is in no item, item_content, item_continuation)
     source = text[c:end]
+    if len(contents) == 1:
+        return line_spans(source, c)
     if "`" not in source:
         return []
-    if len(contents) == 1:
-        unsafe = para_unsafe(source, one_line=True)
-    else:
-        # para_unsafe's triggers ("]:" is out) are the same in the source as in the
-        # contents, which are joined only when one is there.
-        unsafe = ("|" in source or "<" in source or contains(source, "](")) and para_unsafe(
-            "\n".join(text[x:e] for x, e in zip(contents, ends, strict=True))
-        )
-    return None if unsafe else [(c + x, c + y) for x, y in code_spans(source)]
+    # para_unsafe's triggers ("]:" is out) are the same in the source as in the contents,
+    # which are joined only when one is there.
+    if ("|" in source or "<" in source or contains(source, "](")) and para_unsafe(
+        "\n".join(text[x:e] for x, e in zip(contents, ends, strict=True))
+    ):
+        return None
+    return [(c + x, c + y) for x, y in code_spans(source)]
 
 
 class ContainerRuns:
@@ -221,7 +219,13 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
             # A paragraph whose last line is a marker holding nothing yet, which it takes as
             # text (a part of an ordered list cut after the next "1."): its spans, if it is one.
             last = text.rfind("\n") + 1
-            if last and _EMPTY_TEXT_ITEM.fullmatch(text, last) is not None:
+            # (Not "-": under a paragraph's line it is a setext underline. Any other empty
+            # marker is the paragraph's text: an empty item cannot interrupt a paragraph.)
+            if (
+                last
+                and not text.startswith("-", last)
+                and _EMPTY_ITEM.fullmatch(text, last) is not None
+            ):
                 return part_head_spans(text, last)
             return None
         q = m.start() + 1

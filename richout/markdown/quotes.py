@@ -21,6 +21,7 @@ from richout.markdown.spans import (
     LINE_STARTER,
     code_spans,
     in_spans,
+    line_spans,
     one_paragraph,
     para_unsafe,
 )
@@ -351,12 +352,7 @@ def _shallow_head_spans(text: str) -> list[tuple[int, int]] | None:
     second = nested_content(text, b + 1, len(text) if c < 0 else c)
     if second is None or second[1] <= first[1]:
         return None
-    content = text[first[0] : b - 1 if text.startswith("\r", b - 1) else b]
-    if "`" not in content:
-        return []
-    if para_unsafe(content, one_line=True):
-        return None
-    return [(first[0] + x, first[0] + y) for x, y in code_spans(content)]
+    return line_spans(text[first[0] : b - 1 if text.startswith("\r", b - 1) else b], first[0])
 
 
 def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:

@@ -289,9 +289,23 @@ def heading_spans(line: str) -> list[tuple[int, int]] | None:
     """
     if _ATX_HEADING.match(line) is None or "\r" in line:
         return None
+    return line_spans(line)
+
+
+def line_spans(line: str, at: int = 0) -> list[tuple[int, int]] | None:
+    """The code spans of ``line``, a paragraph's only line (or what pairs as one), shifted
+    by ``at`` (where it starts in the caller's text); None when only the parse can pair it.
+
+    The one-line reading shared by headings, a streamed quote part's head and an item's
+    one-line paragraph: no backtick, no span; a link, autolink or table the parse would
+    have to place, no answer.
+    """
     if "`" not in line:
         return []
-    return None if para_unsafe(line, one_line=True) else code_spans(line)
+    if para_unsafe(line, one_line=True):
+        return None
+    found = code_spans(line)
+    return [(at + x, at + y) for x, y in found] if at else found
 
 
 def has_line_starter(chunk: str, *, top: bool = False) -> bool:
