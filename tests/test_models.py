@@ -30,7 +30,7 @@ from richout.models.attachments import describe
 from richout.models.base import SharedFieldsSet
 from richout.models.canvas import CanvasPreview, block_record, preview_record
 from richout.models.diagnostics import diagnostic
-from richout.models.records import media_segment, stream_chunk, text_segment
+from richout.models.records import lazy_text, media_segment, stream_chunk, text_segment
 
 # --------------------------------------------------------------------------- plain mypy
 
@@ -419,7 +419,30 @@ _BULK_BUILDERS: dict[str, Callable[[int], Model]] = {
     ),
     "preview_record": _preview,
     "block_record": lambda i: block_record(_preview(i)),
+    # lazy_text: the lazy result of a reply without a trigger
+    "split_media": lambda i: richout.split_media(f"t{i}"),
+    "parse_directives": lambda i: richout.parse_directives(f"t{i}"),
 }
+
+
+@given(st.text(max_size=30), st.sampled_from([richout.MediaSplit, richout.Directives]))
+def test_lazy_text_equals_the_generic_lazy_result(text: str, cls: type[Explained]) -> None:
+    """lazy_text builds what Explained.lazy builds from the same explainer and text."""
+
+    def explainer() -> Explained:
+        return cls.explained(text=text)
+
+    direct, generic = lazy_text(cls, explainer, text), cls.lazy(explainer, text=text)
+    assert direct.__dict__ == generic.__dict__
+    assert list(direct.__dict__) == list(generic.__dict__)
+    assert direct.model_fields_set == generic.model_fields_set == {"text"}
+    assert direct.__pydantic_private__ == generic.__pydantic_private__
+    # Fresh default lists per result, as the generic builder's factories give.
+    for name, value in direct.__dict__.items():
+        if isinstance(value, list):
+            assert value is not lazy_text(cls, explainer, text).__dict__[name]
+    assert direct.to_wire() == generic.to_wire()
+    assert direct == generic
 
 
 # Every way to change a set in place, each given an argument it would otherwise accept.

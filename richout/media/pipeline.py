@@ -27,6 +27,7 @@ from richout.models import (
     Directives,
     MediaSplit,
     Span,
+    lazy_text,
     span_record,
     text_segment,
 )
@@ -132,7 +133,7 @@ def run_split(
     media_on = first >= 0
     if not (media_on or (images_on and "![" in raw) or has_double_bracket(raw)):
         if not explain:
-            return MediaSplit.lazy(explainer, text=raw)
+            return lazy_text(MediaSplit, explainer, raw)
         diags = _media_diag.fast_path(
             text, raw, lower_same_length(raw), directives_on, images_on, profile=profile
         )

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.media.pipeline import has_media_token, run_split
-from richout.models import MediaSplit, rerun
+from richout.models import MediaSplit, rerun, view_stage_explainer
 from richout.policy import Policy, strip_file_prefix
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.pipeline import TagStages
@@ -154,16 +154,8 @@ def split_for_views(
     to ``tag_runs`` for the view's tag layer to reuse
     (:meth:`~richout.tags.pipeline.TagStages.reusing`)."""
     _require_policy(policy)
-    explainer = rerun(
-        split_media,
-        text,
-        extract_markdown_images=extract_markdown_images,
-        extract_media_directives=extract_media_directives,
-        preserve_trailing_whitespace=preserve_trailing_whitespace,
-        profile=profile,
-        policy=policy,
-        explain=True,
-    )
+    # The views read an explained split (explain=True) or none: a lazy one is never
+    # explained on its own.
     return run_split(
         text,
         extract_markdown_images,
@@ -174,7 +166,7 @@ def split_for_views(
         preserve=preserve_trailing_whitespace,
         explain=explain,
         policy=policy,
-        explainer=explainer,
+        explainer=view_stage_explainer,
         segments=False,
         defer=True,
         tag_runs=tag_runs,

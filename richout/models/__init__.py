@@ -5,7 +5,9 @@
   `span_record` and `edit_record` build spans and edits richout computed.
 - `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
   `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
-  `media_segment` build segments richout computed.
+  `media_segment` build segments richout computed, `lazy_text` a lazy result holding only
+  its text; a view's own stage results, never explained on their own, take
+  `view_stage_explainer` instead of a `rerun`.
 - `canvas` -- `CanvasPreview`/`CanvasBlock` and reading a stored block back (EMBED.md §8).
 - `attachments` -- `Attachment` and `describe`: kind and source of a reference, lexically.
 - `diagnostics` -- the `Diagnostics` builder (line/column, sorting, de-duplication).
@@ -38,8 +40,10 @@ from richout.models.records import (
     ReplyTarget,
     Segment,
     StreamChunk,
+    lazy_text,
     media_segment,
     text_segment,
+    view_stage_explainer,
 )
 
 __all__ = [
@@ -65,8 +69,10 @@ __all__ = [
     "SpanKind",
     "StreamChunk",
     "edit_record",
+    "lazy_text",
     "media_segment",
     "rerun",
     "span_record",
     "text_segment",
+    "view_stage_explainer",
 ]

@@ -26,7 +26,7 @@ from typing import Any
 from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.markdown.codemap import CodeMap
-from richout.models import Directives, rerun
+from richout.models import Directives, lazy_text, rerun
 from richout.models.lossless import edit_records
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.code import StageCode
@@ -111,11 +111,11 @@ def parse_directives(
         return Directives.explained(text="")
     if code_map is not None and code_map.text is not text and code_map.text != text:
         code_map = None
+    outputs: dict[str, Any] | None = None
     if not has_double_bracket(text):
         out, patch = untagged(text, code_map)
         if explain:
             return Directives.explained(text=out, edits=edit_records(patch))
-        outputs: dict[str, Any] = {"text": out}
     else:
         sink = Sink(text, strip_audio_tag, strip_reply_tags, explain)
         run = TagStages(text, StageCode(text, code_map), sink, strip_audio_tag, strip_reply_tags)
@@ -132,4 +132,6 @@ def parse_directives(
         profile=prof,
         explain=True,
     )
+    if outputs is None:
+        return lazy_text(Directives, explainer, out)
     return Directives.lazy(explainer, **outputs)

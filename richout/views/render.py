@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from richout.collector import Pause, pause_needed, paused_call
+from richout.embed.extract import extract
 from richout.embed.parse import extract_embeds
 from richout.embed.scan import OPENER
 from richout.errors import require_bool, require_str
@@ -25,10 +26,12 @@ from richout.models import (
 from richout.models.diagnostics import Diagnostics
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
+from richout.tags.code import StageCode
+from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives, untagged_text
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.text.chars import JS_WS_CLASS, has_double_bracket, js_rtrim
-from richout.views.render_stages import render_explanation, render_outputs
+from richout.views.render_stages import TagOutputs, render_explanation, render_outputs
 
 __all__ = ["render_reply"]
 
@@ -39,27 +42,41 @@ _EMBED_OPENER = re.compile(r"\[[Ee][Mm][Bb][Ee][Dd]")
 _MEDIA_LINE = re.compile("(?m)^[" + JS_WS_CLASS.replace(r"\n", "") + r"]*[Mm][Ee][Dd][Ii][Aa]:")
 
 
-def _tag_layer(text: str, prof: Profile, explain: bool, prior: TagStages | None) -> Directives:
-    """The tag layer over the split text (EMBED.md §9.1): parse_directives, stripping both kinds.
+def _tag_layer(text: str, prof: Profile, prior: TagStages | None) -> Directives:
+    """The tag layer over the split text, explained (EMBED.md §9.1): parse_directives,
+    stripping both kinds.
 
     Under profile next the reply tags the split's tag pass read in this very text are
-    reused (:meth:`TagStages.reusing`; explaining, with the id findings it recorded), and an
-    explained result's findings stay tuples until the view's explanation builds its records.
+    reused (:meth:`TagStages.reusing`, with the id findings it recorded), and the result's
+    findings stay tuples until the view's explanation builds its records.
     """
     if prof.normalize_rewritten_whitespace:
-        return parse_directives(text, profile=prof, explain=explain)
-    if explain:
-        reused = TagStages.reusing(prior, text, True, True, explain=True)
-        if reused is not None:
-            return reused.deferred(None)
-        return stage_tags(text, strip_audio=True, strip_reply=True)
+        return parse_directives(text, profile=prof, explain=True)
+    reused = TagStages.reusing(prior, text, True, True, explain=True)
+    if reused is not None:
+        return reused.deferred(None)
+    return stage_tags(text, strip_audio=True, strip_reply=True)
+
+
+def _tag_outputs(text: str, prof: Profile, prior: TagStages | None) -> TagOutputs:
+    """What the view reads of the tag layer over the split text, without explanations:
+    ``parse_directives(text, profile=prof)``'s text, explicit id and current flag.
+
+    Under profile next the stages run directly (reusing the reply tags the split's tag
+    pass read in this very text): a ``Directives`` result, its explainer and the public
+    argument checks cost about 2 µs of a tagged reply's render, and the view never reads
+    them (its own explainer reruns the whole view).
+    """
+    if prof.normalize_rewritten_whitespace:
+        d = parse_directives(text, profile=prof)
+        return TagOutputs(d.text, d.reply_to_explicit_id, d.reply_to_current)
     run = TagStages.reusing(prior, text, True, True)
     if run is None:
-        return parse_directives(text, profile=prof)
-    # parse_directives' own lazy result; its explainer is never read inside the view.
-    return Directives.lazy(
-        rerun(parse_directives, text, profile=prof, explain=True), **run.outputs(None)
-    )
+        if not has_double_bracket(text):
+            return TagOutputs(untagged_text(text), None, False)
+        run = TagStages(text, StageCode(text, None), Sink(text, True, True, False), True, True)
+    out = run.outputs(None)
+    return TagOutputs(out["text"], out["reply_to_explicit_id"], out["reply_to_current"])
 
 
 def _not_assistant(text: str, role: str) -> RenderedReply:
@@ -124,22 +141,32 @@ def render_reply(
             "content": content,
         }
     else:
-        # Without an opener the shortcode layer keeps the text and makes no preview: its
-        # result is built only when explaining.
-        embeds = extract_embeds(text, explain=explain) if opener or explain else None
         tag_runs: list[TagStages] = []
+        if explain:
+            embeds = extract_embeds(text, explain=True)
+            media = split_for_views(
+                embeds.text, profile=prof, explain=True, policy=policy, tag_runs=tag_runs
+            )
+            tags = _tag_layer(media.text, prof, tag_runs[0] if tag_runs else None)
+            outputs = render_outputs(
+                embeds.previews,
+                media,
+                TagOutputs(tags.text, tags.reply_to_explicit_id, tags.reply_to_current),
+            )
+            explanation = render_explanation(text, embeds, media, tags)
+            return RenderedReply.explained(**outputs, **explanation)
+        # The layers' own results are not built: only their outputs are read. Without an
+        # opener the shortcode layer keeps the text and makes no preview.
+        found = extract(text, explain=False) if opener else None
         media = split_for_views(
-            embeds.text if embeds is not None else text,
+            found.text if found is not None else text,
             profile=prof,
-            explain=explain,
+            explain=False,
             policy=policy,
             tag_runs=tag_runs,
         )
-        tags = _tag_layer(media.text, prof, explain, tag_runs[0] if tag_runs else None)
-        outputs = render_outputs(embeds.previews if embeds is not None else [], media, tags)
-        if explain and embeds is not None:
-            explanation = render_explanation(text, embeds, media, tags)
-            return RenderedReply.explained(**outputs, **explanation)
+        tag_outputs = _tag_outputs(media.text, prof, tag_runs[0] if tag_runs else None)
+        outputs = render_outputs(found.previews if found is not None else [], media, tag_outputs)
     # Built only for a lazy result: the explainer is this call again with explain=True.
     explainer = rerun(render_reply, text, role=role, profile=prof, policy=policy, explain=True)
     return RenderedReply.lazy(explainer, **outputs)

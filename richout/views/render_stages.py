@@ -11,7 +11,7 @@ optional compiled build can compile it (a compiled public function would raise
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from richout.models import (
     CanvasPreview,
@@ -30,7 +30,7 @@ from richout.models.diagnostics import Diagnostics, has_findings, patch_of, span
 from richout.models.lossless import edit_records
 from richout.text.patch import Edit, OffsetMap, compose, end_in_input, offset_mapper
 
-__all__ = ["render_explanation", "render_outputs"]
+__all__ = ["TagOutputs", "render_explanation", "render_outputs"]
 
 
 def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
@@ -82,11 +82,19 @@ def _union(
 _CURRENT = ReplyTarget.trusted(mode="current")
 
 
+class TagOutputs(NamedTuple):
+    """What the WebChat view reads of its tag layer (``Directives`` fields of these names)."""
+
+    text: str
+    reply_to_explicit_id: str | None
+    reply_to_current: bool
+
+
 def render_outputs(
-    previews: list[CanvasPreview], media: MediaSplit, tags: Directives
+    previews: list[CanvasPreview], media: MediaSplit, tags: TagOutputs
 ) -> dict[str, Any]:
     """The WebChat view's output fields from the three layers' results (§9.2-§9.3):
-    the shortcode layer's previews, the media split, the tag layer."""
+    the shortcode layer's previews, the media split, the tag layer's outputs."""
     if tags.reply_to_explicit_id is not None:
         target: ReplyTarget | None = ReplyTarget.trusted(mode="id", id=tags.reply_to_explicit_id)
     elif tags.reply_to_current:

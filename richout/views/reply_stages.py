@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from richout.markdown.codemap import CodeMap
-from richout.models import Directives, MediaSplit, rerun
+from richout.models import Directives, MediaSplit, view_stage_explainer
 from richout.policy.fileurl import file_url_to_path
-from richout.tags.parse import parse_directives
+from richout.tags.code import StageCode
+from richout.tags.explain import Sink
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import REPLY_HEAD
 from richout.tags.silent import SilentRule, silent_rule
@@ -106,28 +107,13 @@ def reply_tags(
         )
     if REPLY_HEAD.search(text) is None:
         return None
+    # parse_directives' own lazy result, without the public call's checks: its explanation
+    # is never read inside the view (the view's own explainer reruns the view).
     run = TagStages.reusing(prior, text, False, True, code_map=code_map)
-    if run is not None:
-        # parse_directives' own lazy result; its explainer is never read inside the view.
-        return Directives.lazy(
-            rerun(
-                parse_directives,
-                text,
-                current_message_id=current_message_id,
-                strip_audio_tag=False,
-                strip_reply_tags=True,
-                explain=True,
-            ),
-            **run.outputs(current_message_id),
-        )
-    return parse_directives(
-        text,
-        current_message_id=current_message_id,
-        strip_audio_tag=False,
-        strip_reply_tags=True,
-        code_map=code_map,
-        explain=explain,
-    )
+    if run is None:
+        sink = Sink(text, False, True, False)
+        run = TagStages(text, StageCode(text, code_map), sink, False, True)
+    return Directives.lazy(view_stage_explainer, **run.outputs(current_message_id))
 
 
 def outputs(st: Stages) -> dict[str, Any]:
