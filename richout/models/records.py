@@ -13,6 +13,7 @@ from richout.models.attachments import Attachment, describe
 from richout.models.base import (
     Diagnostic,
     Explained,
+    FieldDefaults,
     Model,
     assembled,
     defaults_of,
@@ -266,7 +267,7 @@ def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
     values = template.copy()
     values["text"] = text
     for name, make in factories:
-        values[name] = make()  # a fresh list per result (no text field has a factory)
+        values[name] = make()  # a fresh list per result (text itself has no factory)
     obj = _new(cls)
     set_dict(obj, values)
     set_fields_set(obj, _TEXT_ONLY_SET)
@@ -277,7 +278,5 @@ def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
 
 #: The defaults lazy_text merges ``text`` into, by result class (defaults_of's, kept here:
 #: one look-up, not a call).
-_TEXT_ONLY: dict[
-    type[Explained], tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]
-] = {}
+_TEXT_ONLY: dict[type[Explained], FieldDefaults] = {}
 _TEXT_ONLY_SET = fields_set("text")
