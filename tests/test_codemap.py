@@ -14,8 +14,9 @@ from richout.markdown import spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
 from richout.markdown.items import listed_part_spans
-from richout.markdown.linescan import is_blank
+from richout.markdown.linescan import is_blank, may_hold_code_block
 from richout.markdown.quotes import quoted_part_spans
+from richout.markdown.ticks import TickGaps
 from richout.tags.code import StageCode
 
 _PIECES = [
@@ -184,6 +185,23 @@ def test_offsets_asked_in_any_order_answer_as_the_full_parse(text: str, rnd: Any
     order = list(range(len(text)))
     rnd.shuffle(order)
     _assert_offsets_agree(text, order)
+
+
+@settings(max_examples=600, deadline=None)
+@given(markdownish(), st.sampled_from(["\n", "\r\n", "\r"]))
+def test_tick_gaps_never_hide_a_code_span(text: str, eol: str) -> None:
+    # TickGaps' "no span can cover this" must hold for the parse's inline spans in any text
+    # and, where no code block is possible, for every code region: the shortcode scan
+    # answers such positions "outside code" without the map.
+    text = text.replace("\r\n", "\n").replace("\n", eol)
+    gaps, parse = TickGaps(text), parse_code(text)
+    blocks = may_hold_code_block(text)
+    for pos in range(len(text)):
+        if gaps.may_cover(pos):
+            continue
+        covering = [r for r in parse.regions if r.start <= pos < r.end]
+        assert all(r.block for r in covering), (text, pos, covering)
+        assert blocks or not covering, (text, pos, covering)
 
 
 @settings(max_examples=1500, deadline=None)

@@ -17,6 +17,8 @@ from richout.embed.diagnostics import Skip, explain_rest, explain_shortcode, leg
 from richout.embed.rules import preview
 from richout.embed.scan import OPENER, VIEW, Found, OpenerIndex
 from richout.markdown.codemap import CodeMap
+from richout.markdown.linescan import may_hold_code_block
+from richout.markdown.ticks import TickGaps
 from richout.models import CanvasPreview
 from richout.models.diagnostics import Diagnostics
 from richout.text.patch import Edit
@@ -42,10 +44,16 @@ def extract(text: str, *, explain: bool) -> Extraction:
         return Extraction(text, [], [], diags)
     index = OpenerIndex(text)
     codes = CodeMap(text)
+    # Without a possible code block, a shortcode no code span can reach is outside code:
+    # the map's answer for it paired its paragraph's backticks (half of an [embed reply's
+    # extraction on the corpus).
+    gaps = None if may_hold_code_block(text) else TickGaps(text)
     surviving: list[Found] = []
     in_code: list[Found] = []
     for found in sorted(index.scan(True) + index.scan(False), key=lambda f: (f.start, not f.block)):
-        (in_code if codes.in_code(found.start) else surviving).append(found)
+        at = found.start
+        coded = (gaps is None or gaps.may_cover(at)) and codes.in_code(at)
+        (in_code if coded else surviving).append(found)
 
     previews: list[CanvasPreview] = []
     removed: list[Found] = []

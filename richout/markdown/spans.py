@@ -25,6 +25,7 @@ __all__ = [
     "has_line_starter",
     "heading_spans",
     "in_spans",
+    "line_spans",
     "link_may_hold_backtick",
     "may_hold_table",
     "one_paragraph",

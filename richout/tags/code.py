@@ -20,31 +20,26 @@ parse). A property test compares every answer with the full parse.
 
 from __future__ import annotations
 
-import bisect
-import re
-
 from richout.markdown.codemap import CodeMap
 from richout.markdown.linescan import CONTAINERISH
 from richout.markdown.spans import in_spans
+from richout.markdown.ticks import TickGaps
 from richout.tags.scan import Finder
 from richout.text.chars import contains
 
 __all__ = ["StageCode"]
 
-_BACKTICK = re.compile(r"`")
 #: Texts up to this long are paired up front whatever their lines (a streamed part of 64
 #: characters asks each tag of its spans); longer ones once a question reaches the map.
 _PART_MAX = 256
-# A blank line (only spaces/tabs) between two CommonMark line breaks; "\r\n" is one break.
-_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
 
 
 class StageCode:
     """The code regions of one stage text (the map is built on the first hard question)."""
 
     __slots__ = (
-        "_blank_gap",
         "_fences",
+        "_gaps",
         "_indent",
         "_line_start",
         "_lines",
@@ -53,7 +48,6 @@ class StageCode:
         "_paragraph",
         "_paragraph_asked",
         "_prefix",
-        "_ticks",
         "text",
     )
 
@@ -62,8 +56,7 @@ class StageCode:
         self._map = code_map
         self._fences: bool | None = None
         self._indent: bool | None = None
-        self._ticks: list[int] | None = None
-        self._blank_gap: dict[int, bool] = {}
+        self._gaps: TickGaps | None = None  # built on the first question that needs it
         self._lines: Finder | None = None
         # (position asked last, start of its line on U+000A, start of its CommonMark line):
         # questions come left to right, so line starts are found by looking back only over
@@ -100,21 +93,12 @@ class StageCode:
             self._indent = "\t" in self.text or "    " in self.text
         return not (self._indent or self.has_fences())
 
-    def _maybe_inline(self, pos: int) -> bool:
-        """Could an inline code span cover ``pos`` (a position that is not a backtick)?"""
-        ticks = self._ticks
-        if ticks is None:
-            ticks = self._ticks = [m.start() for m in _BACKTICK.finditer(self.text)]
-        k = bisect.bisect_left(ticks, pos)
-        if k == 0 or k == len(ticks):
-            return False
-        before, after = ticks[k - 1], ticks[k]
-        gap = self._blank_gap.get(before)
-        if gap is None:
-            # One search per pair of neighbouring backticks, however many tags lie between.
-            found = _BLANK_LINE.search(self.text, before, after) is not None
-            gap = self._blank_gap[before] = found
-        return not gap
+    def _may_be_inline(self, pos: int) -> bool:
+        """Could an inline code span cover ``pos``? (:class:`TickGaps`, built once.)"""
+        gaps = self._gaps
+        if gaps is None:
+            gaps = self._gaps = TickGaps(self.text)
+        return gaps.may_cover(pos)
 
     def _starts_of_line(self, pos: int) -> tuple[int, int]:
         """Start of ``pos``'s line split on U+000A only, and split as CommonMark does."""
@@ -187,11 +171,7 @@ class StageCode:
         if spans is not None:
             return in_spans(spans, pos, len(self.text))
         codes = self._map
-        if (
-            (codes is not None and codes.parsed)
-            or self.text.startswith("`", pos)
-            or self._maybe_inline(pos)
-        ):
+        if (codes is not None and codes.parsed) or self._may_be_inline(pos):
             if not self._paragraph_asked:
                 # Several lines, and the map is asked anyway: when they are one paragraph,
                 # its spans answer this question and every later one. (Asked up front, the
