@@ -14,7 +14,7 @@ from richout.markdown import spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
 from richout.markdown.items import listed_part_spans
-from richout.markdown.linescan import is_blank, may_hold_code_block
+from richout.markdown.linescan import is_blank, may_have_blocks
 from richout.markdown.quotes import quoted_part_spans
 from richout.markdown.ticks import TickGaps
 from richout.tags.code import StageCode
@@ -195,7 +195,7 @@ def test_tick_gaps_never_hide_a_code_span(text: str, eol: str) -> None:
     # answers such positions "outside code" without the map.
     text = text.replace("\r\n", "\n").replace("\n", eol)
     gaps, parse = TickGaps(text), parse_code(text)
-    blocks = may_hold_code_block(text)
+    blocks = may_have_blocks(text)
     for pos in range(len(text)):
         if gaps.may_cover(pos):
             continue

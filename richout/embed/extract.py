@@ -17,7 +17,7 @@ from richout.embed.diagnostics import Skip, explain_rest, explain_shortcode, leg
 from richout.embed.rules import preview
 from richout.embed.scan import OPENER, VIEW, Found, OpenerIndex
 from richout.markdown.codemap import CodeMap
-from richout.markdown.linescan import may_hold_code_block
+from richout.markdown.linescan import may_have_blocks
 from richout.markdown.ticks import TickGaps
 from richout.models import CanvasPreview
 from richout.models.diagnostics import Diagnostics
@@ -47,7 +47,7 @@ def extract(text: str, *, explain: bool) -> Extraction:
     # Without a possible code block, a shortcode no code span can reach is outside code:
     # the map's answer for it paired its paragraph's backticks (half of an [embed reply's
     # extraction on the corpus).
-    gaps = None if may_hold_code_block(text) else TickGaps(text)
+    gaps = None if may_have_blocks(text) else TickGaps(text)
     surviving: list[Found] = []
     in_code: list[Found] = []
     for found in sorted(index.scan(True) + index.scan(False), key=lambda f: (f.start, not f.block)):

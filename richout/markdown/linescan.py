@@ -32,7 +32,6 @@ __all__ = [
     "lf_lines",
     "line_index",
     "may_have_blocks",
-    "may_hold_code_block",
     "needs_code_parse",
     "paragraph_end",
     "run_paragraph",
@@ -50,13 +49,6 @@ def may_have_blocks(text: str) -> bool:
     1 ns a character).
     """
     return "\t" in text or contains(text, "```") or contains(text, "~~~") or "    " in text
-
-
-def may_hold_code_block(text: str) -> bool:
-    """Could ``text`` hold a fenced or indented code block? Not without a run of three
-    backticks or tildes, a tab or four spaces (the code map's other questions aside, code
-    is then inline spans only)."""
-    return "\t" in text or "    " in text or contains(text, "```") or contains(text, "~~~")
 
 
 def needs_code_parse(text: str) -> bool:

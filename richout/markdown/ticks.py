@@ -24,7 +24,7 @@ class TickGaps:
     crosses. So when ``pos`` has no backtick on one side, or a blank line lies between its
     two neighbours, no span covers it, whatever the Markdown around it; each pair of
     neighbours is searched once, however many positions lie between them. For a text that
-    cannot hold a code block (:func:`~richout.markdown.linescan.may_hold_code_block`) a
+    cannot hold a code block (:func:`~richout.markdown.linescan.may_have_blocks`) a
     False answer is the code map's. True only means "ask the map".
     """
 
