@@ -13,7 +13,6 @@ from richout.models.attachments import Attachment, describe
 from richout.models.base import (
     Diagnostic,
     Explained,
-    FieldDefaults,
     Model,
     assembled,
     defaults_of,
@@ -260,10 +259,7 @@ def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
     ``parse_directives``' result for a reply without a trigger (most replies), where the
     generic builder's keyword merge and fields set cost about 0.4 µs of a 3 µs call.
     ``tests/test_models.py`` compares the two."""
-    plan = _TEXT_ONLY.get(cls)
-    if plan is None:
-        plan = _TEXT_ONLY[cls] = defaults_of(cls)
-    template, factories = plan
+    template, factories = defaults_of(cls)
     values = template.copy()
     values["text"] = text
     for name, make in factories:
@@ -276,7 +272,4 @@ def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
     return obj
 
 
-#: The defaults lazy_text merges ``text`` into, by result class (defaults_of's, kept here:
-#: one look-up, not a call).
-_TEXT_ONLY: dict[type[Explained], FieldDefaults] = {}
 _TEXT_ONLY_SET = fields_set("text")

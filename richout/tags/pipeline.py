@@ -245,6 +245,16 @@ class TagStages:
             self.final, self.patch3 = text3, []
 
     @classmethod
+    def outputs_only(
+        cls, text: str, strip_audio: bool, strip_reply: bool, code_map: CodeMap | None = None
+    ) -> TagStages:
+        """Both stages over ``text`` (holding ``[[``) without explanations, for a caller that
+        reads the outputs alone (a view's tag layer); ``code_map``: a map of exactly
+        ``text``."""
+        sink = Sink(text, strip_audio, strip_reply, False)
+        return cls(text, StageCode(text, code_map), sink, strip_audio, strip_reply)
+
+    @classmethod
     def reusing(
         cls,
         prior: TagStages | None,

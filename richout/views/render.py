@@ -26,8 +26,6 @@ from richout.models import (
 from richout.models.diagnostics import Diagnostics
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
-from richout.tags.code import StageCode
-from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives, untagged_text
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.text.chars import JS_WS_CLASS, has_double_bracket, js_rtrim
@@ -74,7 +72,7 @@ def _tag_outputs(text: str, prof: Profile, prior: TagStages | None) -> TagOutput
     if run is None:
         if not has_double_bracket(text):
             return TagOutputs(untagged_text(text), None, False)
-        run = TagStages(text, StageCode(text, None), Sink(text, True, True, False), True, True)
+        run = TagStages.outputs_only(text, True, True)
     out = run.outputs(None)
     return TagOutputs(out["text"], out["reply_to_explicit_id"], out["reply_to_current"])
 

@@ -16,8 +16,6 @@ from typing import Any
 from richout.markdown.codemap import CodeMap
 from richout.models import Directives, MediaSplit, view_stage_explainer
 from richout.policy.fileurl import file_url_to_path
-from richout.tags.code import StageCode
-from richout.tags.explain import Sink
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import REPLY_HEAD
 from richout.tags.silent import SilentRule, silent_rule
@@ -111,8 +109,7 @@ def reply_tags(
     # is never read inside the view (the view's own explainer reruns the view).
     run = TagStages.reusing(prior, text, False, True, code_map=code_map)
     if run is None:
-        sink = Sink(text, False, True, False)
-        run = TagStages(text, StageCode(text, code_map), sink, False, True)
+        run = TagStages.outputs_only(text, False, True, code_map)
     return Directives.lazy(view_stage_explainer, **run.outputs(current_message_id))
 
 
