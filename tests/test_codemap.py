@@ -13,7 +13,7 @@ import richout
 from richout.markdown import spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
-from richout.markdown.items import listed_part_spans
+from richout.markdown.items import listed_part_spans, part_reading
 from richout.markdown.linescan import is_blank, may_have_blocks
 from richout.markdown.quotes import quoted_part_spans
 from richout.markdown.ticks import TickGaps
@@ -911,6 +911,9 @@ _ITEM_LINES = [
     "- <a`b>",
     "- [x]: /u",
     "- a\\",
+    "- \\`a` `b`",
+    "- `a` <b`c>",
+    "- <http://x`y> `z`",
     "1234567890. `x`",
     "\u0663. `x`",
     "-",
@@ -1118,6 +1121,36 @@ def test_a_listed_part_answers_as_the_full_parse(
     text = (head + "\n".join(lines) + end).replace("\n", eol)
     # (A text holding ">" is read by the quote reading, if by any.)
     _assert_part_spans_agree(text, listed_part_spans(text), read_by_map=">" not in text)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    _PART_HEADS,
+    st.lists(
+        st.sampled_from([*_ITEM_LINES, *_QUOTE_LINES, "a `b`", "x > y", "`c`", "2024 `d`", "-x"]),
+        max_size=5,
+    ),
+    st.sampled_from(["", "\n", "\n-", "\n1. ", "\n>", "1.", "\n "]),
+    _EOL,
+)
+@example("x ``b``\n", ["- `a` [[reply_to_current]] ``b``", "- `a` [["], "", "\n")
+@example("x\n", ["a > b", "`c`"], "", "\n")  # ">" in a paragraph: no container line
+@example("`a\n", ["b`"], "\n1. ", "\n")  # a paragraph, then an item holding nothing yet
+@example("", ["2024 was `a`", "b"], "", "\n")  # a digit opening a paragraph's line
+def test_a_part_read_first_as_a_container_reads_as_the_paragraph_check_first(
+    head: str, lines: list[str], end: str, eol: str
+) -> None:
+    """``part_reading`` reads a text showing a container line as a part before asking
+    whether it is one paragraph: the answer is the one the paragraph check first gives
+    (a part the readings answer is never one paragraph)."""
+    text = (head + "\n".join(lines) + end).replace("\n", eol)
+    read = quoted_part_spans if ">" in text else listed_part_spans
+    if spans.one_paragraph(text):
+        expected: tuple[bool, list[tuple[int, int]] | None] = (True, None)
+    else:
+        found = read(text)
+        expected = (found is not None, found)
+    assert part_reading(text) == expected, text
 
 
 def test_listed_parts_that_are_answered_and_that_are_not() -> None:
@@ -1458,12 +1491,12 @@ def test_a_paragraphs_spans_are_read_once_and_only_near(monkeypatch: pytest.Monk
     # Not vacuous (review): uncached, every question on a long line paired it again; read
     # on any text, a long one's first question walked every line (134 ms for 500k lines
     # before a fence), where the local checks answer from near the question.
-    from richout.markdown import codemap
+    from richout.markdown import codemap, items
 
     calls: list[str] = []
-    for name in ("one_paragraph", "code_spans"):
-        real = getattr(codemap, name)
-        monkeypatch.setattr(codemap, name, lambda t, _n=name, _r=real: calls.append(_n) or _r(t))
+    for module, name in ((items, "one_paragraph"), (codemap, "code_spans")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda t, _n=name, _r=real: calls.append(_n) or _r(t))
     line = "`a` [[reply_to_current]] ``b`` " * 500
     cm = CodeMap(line)
     assert [cm.in_code(p) for p in range(0, len(line), 31)] == [True] * len(line[::31])

@@ -33,7 +33,7 @@ import re
 
 from richout.markdown.bounds import LOOKBACK, near_blank_lines
 from richout.markdown.engine import CodeParse, Region, parse_code
-from richout.markdown.items import CONTAINER_FIRST, ContainerRuns, listed_part_spans
+from richout.markdown.items import CONTAINER_FIRST, ContainerRuns, part_reading
 from richout.markdown.linescan import (
     CONTAINER_LINE,
     FenceScan,
@@ -45,14 +45,12 @@ from richout.markdown.linescan import (
     needs_code_parse,
     run_paragraph,
 )
-from richout.markdown.quotes import quoted_part_spans
 from richout.markdown.regions import cut_points
 from richout.markdown.spans import (
     code_spans,
     has_line_starter,
     heading_spans,
     in_spans,
-    one_paragraph,
     para_unsafe,
 )
 from richout.markdown.tables import TableRead, Tables, heads_table
@@ -209,12 +207,10 @@ class CodeMap:
             # Several lines only up to LOCAL_REACH: walking 500k lines cost a first question 134 ms.
             text = self._src
             short = len(text) <= self.LOCAL_REACH or "\n" not in text
-            whole = short and one_paragraph(text)
-            if short and not whole:
-                # A streamed part of a quote or a list: its spans, found at once, are final.
-                found = quoted_part_spans(text) if ">" in text else listed_part_spans(text)
-                if whole := found is not None:
-                    self._para_spans[(0, len(text))] = found
+            # A streamed part of a quote or a list: its spans, found at once, are final.
+            whole, found = part_reading(text) if short else (False, None)
+            if found is not None:
+                self._para_spans[(0, len(text))] = found
             self._whole = whole
         return self._whole
 

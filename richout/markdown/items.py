@@ -31,11 +31,12 @@ import bisect
 import re
 
 from richout.markdown.linescan import FenceScan, is_blank
-from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans
+from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans, quoted_part_spans
 from richout.markdown.spans import (
     LINE_STARTER,
-    code_spans,
+    code_spans_in,
     line_spans,
+    one_paragraph,
     para_unsafe,
 )
 from richout.markdown.tables import ITEM_LINE, item_continuation
@@ -48,6 +49,7 @@ __all__ = [
     "item_content",
     "item_spans",
     "listed_part_spans",
+    "part_reading",
 ]
 
 #: The characters a block quote's or a list item's line starts with (a list item's
@@ -56,8 +58,22 @@ CONTAINER_FIRST = frozenset(">-+*0123456789")
 #: A marker that may interrupt a paragraph (a bullet, or an ordered list starting at 1),
 #: at a line start after a line break.
 _INTERRUPTING_ITEM = re.compile(r"\n(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n]")
+#: A line after the first that starts a quote or a list item that may interrupt a
+#: paragraph (:func:`part_reading`'s test for a part showing a container line).
+_CONTAINER_AHEAD = re.compile(r"\n(?:>|(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n])")
 #: A list item holding nothing yet: a marker, spaces at most (a stream's last line).
 _EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ ]*")
+#: One :func:`item_content` line: ``ITEM_LINE``, content opening no block, no CR but a
+#: CRLF's (a lone CR is the caller's to rule out).
+_ITEM_LINE = rf"{ITEM_LINE.pattern}(?!{LINE_STARTER.pattern})[^\r\n]*"
+#: Lines that are each an item of one line, the last maybe a marker holding nothing yet or
+#: blank: what :func:`listed_part_spans`' loop reads with no continuation line.
+_ONE_LINE_ITEMS = re.compile(
+    rf"(?:{_ITEM_LINE}\r?\n)*(?:{_ITEM_LINE}|{_EMPTY_ITEM.pattern}|[ \t]*)"
+)
+#: A code span inside one line (:func:`~richout.markdown.spans.code_spans`' pattern, its
+#: content kept off line breaks): each item of one line pairs its own backticks.
+_LINE_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\r\n]*?(?<!`)\1(?!`)")
 
 
 def item_content(text: str, a: int, b: int) -> int | None:
@@ -155,9 +171,9 @@ def item_spans(text: str, contents: list[int], ends: list[int]) -> list[tuple[in
     end = ends[-1]
     if text.startswith("\r", end - 1):
         end -= 1  # (a CRLF: a lone CR is in no item, item_content, item_continuation)
-    source = text[c:end]
     if len(contents) == 1:
-        return line_spans(source, c)
+        return line_spans(text, c, end)
+    source = text[c:end]
     if "`" not in source:
         return []
     # para_unsafe's triggers ("]:" is out) are the same in the source as in the contents,
@@ -166,7 +182,7 @@ def item_spans(text: str, contents: list[int], ends: list[int]) -> list[tuple[in
         "\n".join(text[x:e] for x, e in zip(contents, ends, strict=True))
     ):
         return None
-    return [(c + x, c + y) for x, y in code_spans(source)]
+    return code_spans_in(text, c, end)
 
 
 class ContainerRuns:
@@ -235,6 +251,17 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
         found = head
     else:
         q = 0
+    if (
+        _ONE_LINE_ITEMS.fullmatch(text, q) is not None
+        and text.find("<", q) < 0
+        and text.find("](", q) < 0
+        and text.find("\\`", q) < 0
+    ):
+        # Items of one line each, none holding what para_unsafe or an escape reads: every
+        # line pairs alone, so one search pairs them all, as the loop below would item by
+        # item (a streamed part of such a list: two items and a head in 64 characters).
+        found.extend(m.span() for m in _LINE_CODE_SPAN.finditer(text, q))
+        return found
     n = len(text)
     a = q
     contents: list[int] = []  # the open item's lines' content starts, and their ends
@@ -269,3 +296,24 @@ def _pair_item(
     if spans is not None:
         found.extend(spans)
     return spans is not None
+
+
+def part_reading(text: str) -> tuple[bool, list[tuple[int, int]] | None]:
+    """How a short text (or a text of one line) pairs as a whole: ``(True, None)`` when it
+    is one paragraph (:func:`~richout.markdown.spans.one_paragraph`), ``(True, spans)``
+    when it is a streamed part of a quote (:func:`~richout.markdown.quotes.
+    quoted_part_spans`) or of a list (:func:`listed_part_spans`), else ``(False, None)``.
+
+    A text of several lines showing a quote or an item line is read as a part first: one
+    the part readings answer has a line that opens a block, so it is no one paragraph, and
+    the paragraph check (2 µs of a 64-character part) is skipped; other texts are checked
+    for a paragraph first, as the readings cost a paragraph more than the check.
+    """
+    read = quoted_part_spans if ">" in text else listed_part_spans
+    if "\n" in text and (text[0] in CONTAINER_FIRST or _CONTAINER_AHEAD.search(text)):
+        found = read(text)
+        return (True, found) if found is not None else (one_paragraph(text), None)
+    if one_paragraph(text):
+        return True, None
+    found = read(text)
+    return found is not None, found

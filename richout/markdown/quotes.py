@@ -19,7 +19,7 @@ import bisect
 from richout.markdown.linescan import FenceScan, is_blank
 from richout.markdown.spans import (
     LINE_STARTER,
-    code_spans,
+    code_spans_in,
     in_spans,
     line_spans,
     one_paragraph,
@@ -298,7 +298,7 @@ class QuoteRuns(LineRuns):
                 pieces.append(text[c : self._bounds(j)[1]])
             if para_unsafe("\n".join(pieces)):
                 return None
-        return [(run_start + a, run_start + b) for a, b in code_spans(source)]
+        return code_spans_in(text, run_start, run_end)
 
 
 #: What a blank line starts with (a line starting otherwise holds content).
@@ -323,7 +323,7 @@ def part_head_spans(text: str, q: int) -> list[tuple[int, int]] | None:
         return None
     if "`" not in head:
         return []
-    return None if para_unsafe(head) else [(h + a, h + b) for a, b in code_spans(head)]
+    return None if para_unsafe(head) else code_spans_in(text, h, end)
 
 
 def _shallow_head_spans(text: str) -> list[tuple[int, int]] | None:
@@ -352,7 +352,7 @@ def _shallow_head_spans(text: str) -> list[tuple[int, int]] | None:
     second = nested_content(text, b + 1, len(text) if c < 0 else c)
     if second is None or second[1] <= first[1]:
         return None
-    return line_spans(text[first[0] : b - 1 if text.startswith("\r", b - 1) else b], first[0])
+    return line_spans(text, first[0], b - 1 if text.startswith("\r", b - 1) else b)
 
 
 def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
@@ -408,5 +408,5 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     # para_unsafe's triggers ("]:" is out) are the same in the source as in the contents.
     if ("|" in quote or "<" in quote or contains(quote, "](")) and para_unsafe("\n".join(pieces)):
         return None
-    found.extend((q + x, q + y) for x, y in code_spans(quote))
+    found.extend(code_spans_in(text, q, min(a, n)))
     return found

@@ -22,6 +22,7 @@ __all__ = [
     "autolink_may_hold_backtick",
     "backtick_runs",
     "code_spans",
+    "code_spans_in",
     "has_line_starter",
     "heading_spans",
     "in_spans",
@@ -81,6 +82,14 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
     cost about 20 ns a character, 37 µs on one 1.7 KB corpus paragraph (the two-character
     ones through :func:`~richout.text.chars.contains`).
     """
+    if (
+        "<" not in chunk
+        and (one_line or "|" not in chunk)
+        and ("]" not in chunk or not (contains(chunk, "](") or contains(chunk, "]:")))
+    ):
+        # No trigger: a table needs "|", a definition "]:", a link "](", an autolink "<"
+        # (most paragraphs of a streamed part; NUL, read as U+FFFD, is none of them).
+        return False
     if "\x00" in chunk:
         chunk = chunk.replace("\x00", "\ufffd")  # as the parser reads it
     tables = not one_line and "|" in chunk and may_hold_table(chunk)
@@ -293,20 +302,22 @@ def heading_spans(line: str) -> list[tuple[int, int]] | None:
     return line_spans(line)
 
 
-def line_spans(line: str, at: int = 0) -> list[tuple[int, int]] | None:
-    """The code spans of ``line``, a paragraph's only line (or what pairs as one), shifted
-    by ``at`` (where it starts in the caller's text); None when only the parse can pair it.
+def line_spans(text: str, a: int = 0, b: int | None = None) -> list[tuple[int, int]] | None:
+    """The code spans of the line ``text[a:b]`` (to the end by default), a paragraph's only
+    line (or what pairs as one), at offsets in ``text``; None when only the parse can pair
+    it.
 
     The one-line reading shared by headings, a streamed quote part's head and an item's
     one-line paragraph: no backtick, no span; a link, autolink or table the parse would
     have to place, no answer.
     """
-    if "`" not in line:
+    if b is None:
+        b = len(text)
+    if text.find("`", a, b) < 0:
         return []
-    if para_unsafe(line, one_line=True):
+    if para_unsafe(text[a:b], one_line=True):
         return None
-    found = code_spans(line)
-    return [(at + x, at + y) for x, y in found] if at else found
+    return code_spans_in(text, a, b)
 
 
 def has_line_starter(chunk: str, *, top: bool = False) -> bool:
@@ -371,6 +382,18 @@ def code_spans(chunk: str) -> list[tuple[int, int]]:
     if len(chunk) <= _SHORT_CHUNK:
         return [m.span() for m in _CODE_SPAN.finditer(chunk)]
     return pair_runs(backtick_runs(chunk))
+
+
+def code_spans_in(text: str, a: int, b: int) -> list[tuple[int, int]]:
+    """:func:`code_spans` of ``text[a:b]``, at offsets in ``text``: a short range is paired
+    where it lies (no copy, no shift; a streamed part pairs three or four such ranges).
+
+    A pattern reading from ``a`` still sees the character before it, so a range that a
+    backtick precedes is read as a copy, as is one holding an escaped backtick or longer
+    than :data:`_SHORT_CHUNK`."""
+    if b - a > _SHORT_CHUNK or (a and text[a - 1] == "`") or text.find("\\`", a, b) >= 0:
+        return [(a + x, a + y) for x, y in code_spans(text[a:b])]
+    return [m.span() for m in _CODE_SPAN.finditer(text, a, b)]
 
 
 def _pair_escaped(chunk: str) -> list[tuple[int, int]]:
