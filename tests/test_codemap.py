@@ -650,13 +650,17 @@ def test_one_line_paragraph_spans_answer_as_the_full_parse(text: str) -> None:
         assert spans.in_spans(found, pos, len(text)) == full.in_code(pos), (text, pos)
 
 
+@settings(max_examples=1000)
 @given(
     st.lists(
-        st.sampled_from(["a `b`", "", " ", "\t", "> q", "- x", "    c", "x\r", "===", "y"]),
+        st.sampled_from(["a `b`", "", " ", "\t", "> q", "- x", "    c", "x\r", "===", "y", "\r"]),
         min_size=1,
         max_size=5,
     ).map("\n".join)
 )
+@example("a\n\r\nb")  # a blank line of a CRLF text
+@example("a\n \nb")
+@example("a\n\t\r\nb")
 def test_one_paragraph_reads_each_line(text: str) -> None:
     """one_paragraph against its definition read line by line."""
     lines = text.split("\n")
