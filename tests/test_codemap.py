@@ -425,6 +425,102 @@ def test_cut_points_table(text: str, cut_at: list[str]) -> None:
     assert [text[c:].split("\n", maxsplit=1)[0] for c in cut_points(text)[1:]] == cut_at
 
 
+def _cut_points_line_by_line(text: str) -> list[int]:
+    """The cut points as the scan read them before 2026-12-05, one line at a time: the
+    oracle :func:`~richout.markdown.regions.cut_points`, which reads only the lines that
+    may open a fence or nest deep and the lines inside fences, must equal."""
+    from richout.markdown.regions import _FENCE, CONTAINER_PREFIX, _indent, _too_deep
+
+    if "\r" in text or "]:" in text:
+        return [0]
+    cuts, fence, fence_indent, blank_before, group_pipe, offset = [0], "", 0, False, False, 0
+    for line in text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        blank = not line.strip(" \t")
+        if fence:
+            if not blank:
+                indent = _indent(line)
+                if indent < fence_indent:
+                    return cuts
+                body = line[indent:]
+                if (
+                    indent <= 3
+                    and body.startswith(fence)
+                    and not body.lstrip(fence[0]).strip(" \t")
+                ):
+                    fence = ""
+            blank_before = blank
+            continue
+        if blank:
+            blank_before, group_pipe = True, False
+            continue
+        prefix = CONTAINER_PREFIX.match(line)
+        if prefix is not None and prefix.end() > 8 and _too_deep(prefix.group()):
+            return cuts
+        if blank_before and line[0] not in " \t":
+            cuts.append(start)
+        blank_before = False
+        m = _FENCE.match(line)
+        if m is not None and (m.group(2)[0] != "`" or "`" not in m.group(3)):
+            if group_pipe or "|" in line:
+                return cuts
+            fence, fence_indent = m.group(2), len(m.group(1))
+            continue
+        group_pipe = group_pipe or "|" in line
+    return cuts
+
+
+#: Lines around which the scan's reading turns: fences (closed, unclosed, indented, with an
+#: info string holding a backtick, in a group with a pipe), deep prefixes, blank lines.
+_CUT_LINES = [
+    "a",
+    "",
+    " ",
+    "\t",
+    "b | c",
+    "```",
+    "````",
+    "~~~",
+    "  ```",
+    "   ~~~ x",
+    "    ```",
+    "```py",
+    "``` `x`",
+    "~~~ `x`",
+    "- item",
+    "  cont",
+    "> q",
+    "\t" * 11 + "deep",
+    "- " * 5 + "x",
+    " " * 12,
+    "\t" * 11,
+    "> " * 30 + "deep",
+    "1) " * 4 + "y",
+    "```|",
+    "x`",
+    "   x",
+]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.one_of(
+        pieced(),
+        markdownish(),
+        st.lists(st.sampled_from(_CUT_LINES), max_size=16).map("\n".join),
+    )
+)
+@example("```\nx\n\ny\n```\n\nz")
+@example("a\n\n  ```\nb\n\nc")  # an indented fence, then a line at column 0: stop
+@example("a | b\n```\n\nc")  # a fence in a group holding a pipe: cuts up to it
+@example("\n\n```\n\nx")  # blank first lines, an unclosed fence
+@example("a\n" + "\t" * 11 + "\n\nb")  # a blank line of deep blanks: no stop
+def test_cut_points_equal_the_line_by_line_reading(text: str) -> None:
+    from richout.markdown.regions import cut_points
+
+    assert cut_points(text) == _cut_points_line_by_line(text), text
+
+
 @pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
 @settings(max_examples=1000, deadline=None)
 @given(st.one_of(pieced(), markdownish()), st.sampled_from([1, 3, 8]))
