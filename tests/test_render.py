@@ -386,3 +386,27 @@ def test_render_content_writes_each_card_as_its_block() -> None:
     cards = [c for c in rendered.content if c["type"] == "canvas"]
     assert [json.dumps(c) for c in cards] == [json.dumps(b.to_wire()) for b in rendered.canvas]
     assert len(cards) == 2
+
+
+@pytest.mark.pure_python(why="replaces CodeMap.__init__ to count the maps built")
+@pytest.mark.parametrize("explain", [False, True])
+def test_the_tag_layer_asks_the_split_s_map_of_its_text(
+    monkeypatch: pytest.MonkeyPatch, explain: bool
+) -> None:
+    """An audio head left in code keeps the tag layer from reusing the split's reading of
+    reply tags, but the text it reads is the one the split's reply stage read: it asks the
+    same code map, not a second one (a 1 MB reply's line index, fences and cut points)."""
+    from richout.markdown.codemap import CodeMap
+
+    built: list[str] = []
+    real = CodeMap.__init__
+
+    def counting(self: CodeMap, text: str) -> None:
+        built.append(text)
+        real(self, text)
+
+    monkeypatch.setattr(CodeMap, "__init__", counting)
+    text = "x `[[audio_as_voice]]` [[reply_to_current]]\n\n    code [[reply_to:1]]\n\ny `z`\n"
+    plain = render_reply(text + "MEDIA:https://example.com/a.png\n", explain=explain)
+    assert plain.reply_target is not None  # the reply tag was read outside code
+    assert built and len(built) == len(set(built)), built
