@@ -425,6 +425,27 @@ def test_cut_points_table(text: str, cut_at: list[str]) -> None:
     assert [text[c:].split("\n", maxsplit=1)[0] for c in cut_points(text)[1:]] == cut_at
 
 
+@settings(max_examples=1000)
+@given(
+    st.lists(st.sampled_from(["", " ", "\t", " \r", "\r", "a", " b", "\u3000", "\f"]), max_size=12)
+)
+def test_line_index_reads_each_line(lines: list[str]) -> None:
+    """line_index against its definition: each line's start, and the blank lines' bounds."""
+    from richout.markdown.linescan import line_index
+
+    text = "\n".join(lines)
+    starts, at = [], 0
+    for line in text.split("\n"):
+        starts.append(at)
+        at += len(line) + 1
+    blank = [
+        (a, a + len(line))
+        for a, line in zip(starts, text.split("\n"), strict=True)
+        if is_blank(line)
+    ]
+    assert line_index(text) == (starts, [a for a, _ in blank], [b for _, b in blank])
+
+
 def _cut_points_line_by_line(text: str) -> list[int]:
     """The cut points as the scan read them before 2026-12-05, one line at a time: the
     oracle :func:`~richout.markdown.regions.cut_points`, which reads only the lines that
