@@ -176,6 +176,12 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "ordered_items_wrapped_code_spans_tags": lambda n: (
         "1. a `x` [[reply_to_current]] b\n   c ``y`` d [[reply_to_current]]\n" * n
     ),
+    # 2026-12-05: one list item of backtick runs of distinct widths, none closed (about n
+    # characters): a streamed part's one-search pairing, unbounded, read to the line's end
+    # from each run (1.3 s for 180 KB)
+    "item_of_distinct_tick_runs": lambda n: (
+        "- " + " ".join("`" * i for i in range(1, int((2 * n) ** 0.5))) + " [[reply_to_current]]"
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

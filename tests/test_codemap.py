@@ -713,7 +713,7 @@ def test_short_chunks_pair_as_the_runs_pair(chunk: str) -> None:
     """The regex that pairs a short chunk's code spans finds what listing and pairing its
     backtick runs finds (the way of longer chunks), escapes aside (read apart)."""
     # No escaped backtick (_pair_escaped's case), and short enough for the regex.
-    chunk = chunk.replace("\\`", "\\ `")[: spans._SHORT_CHUNK]
+    chunk = chunk.replace("\\`", "\\ `")[: spans.SHORT_CHUNK]
     assert spans.code_spans(chunk) == spans.pair_runs(spans.backtick_runs(chunk)), chunk
 
 
@@ -722,10 +722,10 @@ def test_unclosed_runs_of_distinct_widths_pair_nothing_either_way() -> None:
     # worst case is runs of distinct widths (about the root of twice the length of them);
     # the chunk limit keeps that a few thousand steps. Both ways agree on it.
     chunk = " ".join("`" * w for w in range(1, 22))
-    assert len(chunk) <= spans._SHORT_CHUNK
+    assert len(chunk) <= spans.SHORT_CHUNK
     assert spans.code_spans(chunk) == [] == spans.pair_runs(spans.backtick_runs(chunk))
     longer = chunk + " x" * 200
-    assert len(longer) > spans._SHORT_CHUNK and spans.code_spans(longer) == []
+    assert len(longer) > spans.SHORT_CHUNK and spans.code_spans(longer) == []
 
 
 # One-line texts (a streamed part, most often) are answered as one paragraph without the
@@ -1272,6 +1272,33 @@ def test_a_part_read_first_as_a_container_reads_as_the_paragraph_check_first(
         found = read(text)
         expected = (found is not None, found)
     assert part_reading(text) == expected, text
+
+
+@pytest.mark.pure_python(why="replaces a module's pattern, which compiled code binds")
+def test_one_line_items_are_paired_in_one_search_only_when_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The one search over a list part's items is the pattern code_spans uses up to
+    SHORT_CHUNK characters: an opener without a closer makes it read to its line's end,
+    so a longer run of items is paired item by item (a 180 KB item of distinct backtick
+    runs took 1.3 s)."""
+    from richout.markdown import items
+
+    read: list[int] = []
+    real = items._LINE_CODE_SPAN
+
+    class Watched:
+        def finditer(self, text: str, pos: int = 0) -> Any:
+            read.append(len(text) - pos)
+            return real.finditer(text, pos)
+
+    monkeypatch.setattr(items, "_LINE_CODE_SPAN", Watched())
+    part = "x `b`\n- `a` [[reply_to_current]] ``c``\n- `d`"
+    assert listed_part_spans(part) == [(2, 5), (8, 11), (33, 38), (41, 44)]
+    assert read == [len(part) - 6]
+    long = "- " + " ".join("`" * i for i in range(1, 40))
+    expected = items.item_spans(long, [2], [len(long)])
+    assert listed_part_spans(long) == expected and read == [len(part) - 6]
 
 
 def test_listed_parts_that_are_answered_and_that_are_not() -> None:

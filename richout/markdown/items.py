@@ -34,6 +34,7 @@ from richout.markdown.linescan import FenceScan, is_blank
 from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans, quoted_part_spans
 from richout.markdown.spans import (
     LINE_STARTER,
+    SHORT_CHUNK,
     code_spans_in,
     line_spans,
     one_paragraph,
@@ -57,10 +58,11 @@ __all__ = [
 CONTAINER_FIRST = frozenset(">-+*0123456789")
 #: A marker that may interrupt a paragraph (a bullet, or an ordered list starting at 1),
 #: at a line start after a line break.
-_INTERRUPTING_ITEM = re.compile(r"\n(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n]")
-#: A line after the first that starts a quote or a list item that may interrupt a
-#: paragraph (:func:`part_reading`'s test for a part showing a container line).
-_CONTAINER_AHEAD = re.compile(r"\n(?:>|(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n])")
+_ITEM_INTERRUPTS = r"(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n]"
+_INTERRUPTING_ITEM = re.compile(rf"\n{_ITEM_INTERRUPTS}")
+#: A line after the first that starts a quote or such an item (:func:`part_reading`'s test
+#: for a part showing a container line).
+_CONTAINER_AHEAD = re.compile(rf"\n(?:>|{_ITEM_INTERRUPTS})")
 #: A list item holding nothing yet: a marker, spaces at most (a stream's last line).
 _EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ ]*")
 #: One :func:`item_content` line: ``ITEM_LINE``, content opening no block, no CR but a
@@ -252,7 +254,8 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
     else:
         q = 0
     if (
-        _ONE_LINE_ITEMS.fullmatch(text, q) is not None
+        len(text) - q <= SHORT_CHUNK
+        and _ONE_LINE_ITEMS.fullmatch(text, q) is not None
         and text.find("<", q) < 0
         and text.find("](", q) < 0
         and text.find("\\`", q) < 0
@@ -260,6 +263,8 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
         # Items of one line each, none holding what para_unsafe or an escape reads: every
         # line pairs alone, so one search pairs them all, as the loop below would item by
         # item (a streamed part of such a list: two items and a head in 64 characters).
+        # Short only, as code_spans pairs by pattern: an opener with no closer makes the
+        # search read to its line's end, once per opener.
         found.extend(m.span() for m in _LINE_CODE_SPAN.finditer(text, q))
         return found
     n = len(text)

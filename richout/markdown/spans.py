@@ -18,6 +18,7 @@ from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
     "LINE_STARTER",
+    "SHORT_CHUNK",
     "WHITESPACE",
     "autolink_may_hold_backtick",
     "backtick_runs",
@@ -376,9 +377,9 @@ _TICK_OR_BACKSLASH = re.compile(r"[`\\]")
 #: A code span of a plain paragraph, as :func:`pair_runs` pairs it: a whole run of
 #: backticks, then the nearest whole run of the same width. A run without one is tried
 #: again from each later run, to the chunk's end: only for chunks of up to
-#: :data:`_SHORT_CHUNK` characters, where the regex beats listing and pairing the runs.
+#: :data:`SHORT_CHUNK` characters, where the regex beats listing and pairing the runs.
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
-_SHORT_CHUNK = 256
+SHORT_CHUNK = 256
 
 
 def code_spans(chunk: str) -> list[tuple[int, int]]:
@@ -386,7 +387,7 @@ def code_spans(chunk: str) -> list[tuple[int, int]]:
     :func:`has_line_starter` pass), left to right."""
     if "\\" in chunk and contains(chunk, "\\`"):
         return _pair_escaped(chunk)
-    if len(chunk) <= _SHORT_CHUNK:
+    if len(chunk) <= SHORT_CHUNK:
         return [m.span() for m in _CODE_SPAN.finditer(chunk)]
     return pair_runs(backtick_runs(chunk))
 
@@ -397,8 +398,8 @@ def code_spans_in(text: str, a: int, b: int) -> list[tuple[int, int]]:
 
     A pattern reading from ``a`` still sees the character before it, so a range that a
     backtick precedes is read as a copy, as is one holding an escaped backtick or longer
-    than :data:`_SHORT_CHUNK`."""
-    if b - a > _SHORT_CHUNK or (a and text[a - 1] == "`") or text.find("\\`", a, b) >= 0:
+    than :data:`SHORT_CHUNK`."""
+    if b - a > SHORT_CHUNK or (a and text[a - 1] == "`") or text.find("\\`", a, b) >= 0:
         return [(a + x, a + y) for x, y in code_spans(text[a:b])]
     return [m.span() for m in _CODE_SPAN.finditer(text, a, b)]
 
