@@ -536,6 +536,8 @@ _CUT_LINES = [
 @example("a | b\n```\n\nc")  # a fence in a group holding a pipe: cuts up to it
 @example("\n\n```\n\nx")  # blank first lines, an unclosed fence
 @example("a\n" + "\t" * 11 + "\n\nb")  # a blank line of deep blanks: no stop
+@example("```\n    ```\n\nz")  # four spaces before a closing run: still inside
+@example("````\n```\n\nz\n````\n\ny")  # a shorter run closes nothing
 def test_cut_points_equal_the_line_by_line_reading(text: str) -> None:
     from richout.markdown.regions import cut_points
 
