@@ -182,6 +182,10 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "item_of_distinct_tick_runs": lambda n: (
         "- " + " ".join("`" * i for i in range(1, int((2 * n) ** 0.5))) + " [[reply_to_current]]"
     ),
+    # a megabyte of small fenced blocks, then a tag in a code span and a directive line
+    "fenced_blocks_then_tag": lambda n: (
+        "```\nx\n```\n\n" * n + "a `[[reply_to_current]]` b [[reply_to_current]]\nMEDIA:/a.png\n"
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,
