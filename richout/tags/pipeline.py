@@ -244,6 +244,12 @@ class TagStages:
         else:
             self.final, self.patch3 = text3, []
 
+    def map_of(self, text: str) -> CodeMap | None:
+        """The code map of ``text`` when it is exactly the text this run's reply stage read
+        (the map is built on its first question), else None: a view's later stage over the
+        split's text asks the same map rather than build a second of a text it equals."""
+        return self.code2.map() if self.text2 == text else None
+
     @classmethod
     def outputs_only(
         cls, text: str, strip_audio: bool, strip_reply: bool, code_map: CodeMap | None = None

@@ -17,7 +17,6 @@ from richout.embed.extract import extract
 from richout.embed.parse import extract_embeds
 from richout.embed.scan import OPENER
 from richout.errors import require_bool, require_str
-from richout.markdown.codemap import CodeMap
 from richout.media.split import has_media_token, split_for_views
 from richout.models import (
     Directives,
@@ -54,7 +53,10 @@ def _tag_layer(text: str, prof: Profile, prior: TagStages | None) -> Directives:
     reused = TagStages.reusing(prior, text, True, True, explain=True)
     if reused is not None:
         return reused.deferred(None)
-    return stage_tags(text, strip_audio=True, strip_reply=True, code_map=_split_map(prior, text))
+    # (An audio head left in code keeps the layer from reusing the split's reading; the
+    # text may still be the one the split's reply stage read: its map answers.)
+    shared = prior.map_of(text) if prior is not None else None
+    return stage_tags(text, strip_audio=True, strip_reply=True, code_map=shared)
 
 
 def _tag_outputs(text: str, prof: Profile, prior: TagStages | None) -> TagOutputs:
@@ -73,19 +75,10 @@ def _tag_outputs(text: str, prof: Profile, prior: TagStages | None) -> TagOutput
     if run is None:
         if not has_double_bracket(text):
             return TagOutputs(untagged_text(text), None, False)
-        run = TagStages.outputs_only(text, True, True, _split_map(prior, text))
+        shared = prior.map_of(text) if prior is not None else None
+        run = TagStages.outputs_only(text, True, True, shared)
     out = run.outputs(None)
     return TagOutputs(out["text"], out["reply_to_explicit_id"], out["reply_to_current"])
-
-
-def _split_map(prior: TagStages | None, text: str) -> CodeMap | None:
-    """The code map the split's tag pass (``prior``) built of ``text``, when its reply
-    stage read exactly this text: a tag layer that cannot reuse its reading (the text
-    holds an audio head in code, say) still asks its code questions of the same map, not
-    of a second one (a 1 MB reply's line index, fence scan and cut points, built twice)."""
-    if prior is None or prior.text2 != text:
-        return None
-    return prior.code2.map()
 
 
 def _not_assistant(text: str, role: str) -> RenderedReply:

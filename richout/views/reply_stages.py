@@ -52,10 +52,8 @@ def run_stages(
         # One code map of the split text for the split's tag pass, the reply stage and the
         # strip: when no reply tag is removed, the strip reads the same text (the map is
         # built lazily; one parse at most).
-        if prior is not None and prior.text2 == split.text:
-            cmap = prior.code2.map()
-        else:
-            cmap = CodeMap(split.text)
+        shared = prior.map_of(split.text) if prior is not None else None
+        cmap = CodeMap(split.text) if shared is None else shared
         directives = reply_tags(split.text, current_message_id, explain, prior, cmap)
         if directives is not None and directives.has_reply_tag:
             strip = strip_for_delivery(directives.text)
