@@ -32,9 +32,11 @@ import re
 __all__ = ["CONTAINER_PREFIX", "cut_points", "deep_nesting_at"]
 
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
+#: A blank or a container marker (the patterns below read runs of them).
+_PREFIX_CHAR = r"[ \t>*+\-0-9.)]"
 #: Blanks and container markers at a line's start: how deep its blocks may nest (also
 #: ``linescan.CONTAINERISH``, a line prefix that is only such characters).
-CONTAINER_PREFIX = re.compile(r"[ \t>*+\-0-9.)]*")
+CONTAINER_PREFIX = re.compile(f"{_PREFIX_CHAR}*")
 #: Columns of container prefix past which nesting might reach markdown-it's limit
 #: (engine.MAX_NESTING levels; a list level takes two columns and two levels, a block quote
 #: one and one), after which the whole parse reads no more blocks of the document.
@@ -43,7 +45,7 @@ _DEEP = 40
 #: (eleven tabs and markers are the fewest that can span more than ``_DEEP`` columns), after
 #: a line break: a leading literal the regex engine finds at C speed, where ``(?m)^`` tried
 #: every offset (8.6 against 1.3 ms/MB; 7 µs on a corpus reply, a tenth of its cost).
-_DEEP_CANDIDATE = re.compile(r"\n([ \t>*+\-0-9.)]{11,})")
+_DEEP_CANDIDATE = re.compile(f"\\n({_PREFIX_CHAR}{{11,}})")
 
 
 def _too_deep(prefix: str) -> bool:
@@ -74,25 +76,23 @@ def _indent(line: str) -> int:
     return len(line) - len(stripped)
 
 
-#: A line start where a cut may be: after a blank line, at a line opening at column 0 with
-#: a non-blank character (the match ends there). Each pattern here leads with a line
-#: break, which the regex engine finds at C speed (``^`` under ``re.M``, or ``\A|\n``, is
-#: tried at every offset: 13 ms/MB); the first line is matched on its own.
-_CUT = re.compile(r"\n[ \t]*\n(?=[^ \t\n])")
-_FIRST_CUT = re.compile(r"[ \t]*\n(?=[^ \t\n])")
+# Each pattern below leads with a line break, which the regex engine finds at C speed
+# (``^`` under ``re.M``, or ``\A|\n``, is tried at every offset: 13 ms/MB); the first line
+# is matched on its own.
 #: What a line the scan must read itself starts with: it may open a top-level fence, or
 #: its container prefix may be deep enough for :func:`_too_deep` (nine characters or more).
-_SPECIAL_START = r" {0,3}(?:```|~~~)|[ \t>*+\-0-9.)]{9,}"
+_SPECIAL_START = f" {{0,3}}(?:```|~~~)|{_PREFIX_CHAR}{{9,}}"
 _SPECIAL = re.compile(f"\\n(?:{_SPECIAL_START})")
 _FIRST_SPECIAL = re.compile(_SPECIAL_START)
 #: A line that may close a fence opened at column 0, by the fence's character: a run of
 #: it (group 1; as long as the opening run at least), then blanks only (:func:`_fence_close`).
-_CLOSERS = {
-    "`": re.compile(r"\n {0,3}(`{3,})[ \t]*(?=\n|\Z)"),
-    "~": re.compile(r"\n {0,3}(~{3,})[ \t]*(?=\n|\Z)"),
-}
+_CLOSERS = {c: re.compile(f"\\n {{0,3}}({c}{{3,}})[ \\t]*(?=\\n|\\Z)") for c in "`~"}
 #: A blank line after a line break (:func:`_pipe_in_group`).
 _BLANK_AFTER = re.compile(r"\n[ \t]*\n")
+#: A line start where a cut may be: after a blank line, at a line opening at column 0 with
+#: a non-blank character (the match ends there; the first line's own pattern after it).
+_CUT = re.compile(_BLANK_AFTER.pattern + r"(?=[^ \t\n])")
+_FIRST_CUT = re.compile(r"[ \t]*\n(?=[^ \t\n])")
 
 
 def cut_points(text: str) -> list[int]:
