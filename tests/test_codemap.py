@@ -449,7 +449,7 @@ def test_line_index_reads_each_line(lines: list[str]) -> None:
 def _cut_points_line_by_line(text: str) -> list[int]:
     """The cut points as the scan read them before 2026-12-05, one line at a time: the
     oracle :func:`~richout.markdown.regions.cut_points`, which reads only the lines that
-    may open a fence or nest deep and the lines inside fences, must equal."""
+    may open a fence or nest deep and the lines inside an indented fence, must equal."""
     from richout.markdown.regions import _FENCE, CONTAINER_PREFIX, _indent, _too_deep
 
     if "\r" in text or "]:" in text:
@@ -1287,14 +1287,14 @@ def test_one_line_items_are_paired_in_one_search_only_when_short(
     from richout.markdown import items
 
     read: list[int] = []
-    real = items._LINE_CODE_SPAN
+    real = items.LINE_CODE_SPAN
 
     class Watched:
         def finditer(self, text: str, pos: int = 0) -> Any:
             read.append(len(text) - pos)
             return real.finditer(text, pos)
 
-    monkeypatch.setattr(items, "_LINE_CODE_SPAN", Watched())
+    monkeypatch.setattr(items, "LINE_CODE_SPAN", Watched())
     part = "x `b`\n- `a` [[reply_to_current]] ``c``\n- `d`"
     assert listed_part_spans(part) == [(2, 5), (8, 11), (33, 38), (41, 44)]
     assert read == [len(part) - 6]

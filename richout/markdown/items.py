@@ -33,6 +33,7 @@ import re
 from richout.markdown.linescan import FenceScan, is_blank
 from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans, quoted_part_spans
 from richout.markdown.spans import (
+    LINE_CODE_SPAN,
     LINE_STARTER,
     SHORT_CHUNK,
     code_spans_in,
@@ -73,9 +74,6 @@ _ITEM_LINE = rf"{ITEM_LINE.pattern}(?!{LINE_STARTER.pattern})[^\r\n]*"
 _ONE_LINE_ITEMS = re.compile(
     rf"(?:{_ITEM_LINE}\r?\n)*(?:{_ITEM_LINE}|{_EMPTY_ITEM.pattern}|[ \t]*)"
 )
-#: A code span inside one line (:func:`~richout.markdown.spans.code_spans`' pattern, its
-#: content kept off line breaks): each item of one line pairs its own backticks.
-_LINE_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\r\n]*?(?<!`)\1(?!`)")
 
 
 def item_content(text: str, a: int, b: int) -> int | None:
@@ -265,7 +263,7 @@ def listed_part_spans(text: str) -> list[tuple[int, int]] | None:
         # item (a streamed part of such a list: two items and a head in 64 characters).
         # Short only, as code_spans pairs by pattern: an opener with no closer makes the
         # search read to its line's end, once per opener.
-        found.extend(m.span() for m in _LINE_CODE_SPAN.finditer(text, q))
+        found.extend(m.span() for m in LINE_CODE_SPAN.finditer(text, q))
         return found
     n = len(text)
     a = q

@@ -17,6 +17,7 @@ import re
 from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
+    "LINE_CODE_SPAN",
     "LINE_STARTER",
     "SHORT_CHUNK",
     "WHITESPACE",
@@ -374,11 +375,17 @@ _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _TICK_OR_BACKSLASH = re.compile(r"[`\\]")
 
 
+# A whole run of backticks, its content ({}), the next whole run of the same width.
+_SPAN = r"(?<!`)(`+)(?!`){}(?<!`)\1(?!`)"
 #: A code span of a plain paragraph, as :func:`pair_runs` pairs it: a whole run of
 #: backticks, then the nearest whole run of the same width. A run without one is tried
 #: again from each later run, to the chunk's end: only for chunks of up to
 #: :data:`SHORT_CHUNK` characters, where the regex beats listing and pairing the runs.
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+_CODE_SPAN = re.compile(_SPAN.format(".*?"), re.S)
+#: :data:`_CODE_SPAN` with its content kept off line breaks: text whose every line is a
+#: paragraph of its own pairs each line alone, in one search (at most
+#: :data:`SHORT_CHUNK` characters, for the same reason).
+LINE_CODE_SPAN = re.compile(_SPAN.format(r"[^\r\n]*?"))
 SHORT_CHUNK = 256
 
 
