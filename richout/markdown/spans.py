@@ -84,9 +84,8 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
     cost about 20 ns a character, 37 µs on one 1.7 KB corpus paragraph (the two-character
     ones through :func:`~richout.text.chars.contains`).
     """
-    # Each construct needs its trigger: a table "|", a definition "]:", a link "](", an
-    # autolink "<" (NUL, read as U+FFFD, is none of them). Most paragraphs of a streamed
-    # part hold none: they are answered here, before any reading.
+    # Each construct needs its trigger (table "|", definition "]:", link "](", autolink "<";
+    # NUL, read as U+FFFD, is none): most paragraphs of a streamed part hold none.
     bracket = "]" in chunk
     link = bracket and contains(chunk, "](")
     angle = "<" in chunk
@@ -280,10 +279,9 @@ def one_paragraph(text: str) -> bool:
     if "\n" not in text:  # one line (a streamed part, most often): one match
         return LINE_STARTER.match(text) is None and bool(text.strip(" \t"))
     end = len(text) - 1 if text[-1] == "\n" else len(text)
-    # Blank lines first: one C-level search, before a walk over every line; and only where
-    # one may be, at the text's start or after a line break followed by a space, a CRLF's
-    # CR or a break (a line opening with a tab is a line starter, blank or not; the search
-    # tries every offset: 0.9 us on a 64-character part).
+    # Blank lines first (one C-level search, before a walk over every line), searched only
+    # where one may be: the search tries every offset (0.9 us of a 64-character part). A
+    # tab-led line is a line starter, blank or not.
     blank = (
         text[0] in _BLANK_START or "\n\n" in text or "\n " in text or "\n\r" in text
     ) and _BLANK_LINE.search(text, 0, end) is not None
@@ -382,9 +380,7 @@ _SPAN = r"(?<!`)(`+)(?!`){}(?<!`)\1(?!`)"
 #: again from each later run, to the chunk's end: only for chunks of up to
 #: :data:`SHORT_CHUNK` characters, where the regex beats listing and pairing the runs.
 _CODE_SPAN = re.compile(_SPAN.format(".*?"), re.S)
-#: :data:`_CODE_SPAN` with its content kept off line breaks: text whose every line is a
-#: paragraph of its own pairs each line alone, in one search (at most
-#: :data:`SHORT_CHUNK` characters, for the same reason).
+#: :data:`_CODE_SPAN` kept to one line: lines that are each a paragraph, in one search.
 LINE_CODE_SPAN = re.compile(_SPAN.format(r"[^\r\n]*?"))
 SHORT_CHUNK = 256
 
@@ -403,9 +399,8 @@ def code_spans_in(text: str, a: int, b: int) -> list[tuple[int, int]]:
     """:func:`code_spans` of ``text[a:b]``, at offsets in ``text``: a short range is paired
     where it lies (no copy, no shift; a streamed part pairs three or four such ranges).
 
-    A pattern reading from ``a`` still sees the character before it, so a range that a
-    backtick precedes is read as a copy, as is one holding an escaped backtick or longer
-    than :data:`SHORT_CHUNK`."""
+    The pattern sees the character before ``a``: a range a backtick precedes is read as a
+    copy, as is one with an escaped backtick or longer than :data:`SHORT_CHUNK`."""
     if b - a > SHORT_CHUNK or (a and text[a - 1] == "`") or text.find("\\`", a, b) >= 0:
         return [(a + x, a + y) for x, y in code_spans(text[a:b])]
     return [m.span() for m in _CODE_SPAN.finditer(text, a, b)]
