@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any
 
@@ -354,7 +355,7 @@ def test_a_lowered_piece_minimum_really_parses_in_pieces(monkeypatch: pytest.Mon
     text = "- a\n\n  b\n\n" * 20 + "1. a\n    - x `code` y\n"
     cm = _pieced_map(text, monkeypatch)
     assert [cm.in_code(p) for p in range(len(text) - 10, len(text))].count(True) == 6
-    assert cm._pieces is not None and len(cm._pieces[0]) > 1
+    assert cm._pieces is not None and cm._pieces[1] and not cm.parsed
 
 
 @pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
@@ -396,10 +397,11 @@ def test_a_long_reply_is_parsed_in_pieces_not_whole() -> None:
     assert cm.in_code(item)
     assert not cm.in_code(item + 3)
     assert not cm.parsed  # no whole-text parse
-    cuts, parses = cm._pieces or ([], {})
-    assert len(cuts) > 1000 and len(parses) == 1
-    piece = next(iter(parses))
-    assert piece < item < piece + len(reply) + 1
+    assert cm._pieces is not None
+    _, starts, parses = cm._pieces
+    assert starts == list(parses) and len(parses) == 1
+    start, (end, _) = next(iter(parses.items()))
+    assert start < item < end <= start + len(reply) + 1
 
 
 @pytest.mark.parametrize(
@@ -450,7 +452,8 @@ def _cut_points_line_by_line(text: str) -> list[int]:
     """The cut points as the scan read them before 2026-12-05, one line at a time: the
     oracle :func:`~richout.markdown.regions.cut_points`, which reads only the lines that
     may open a fence or nest deep and the lines inside an indented fence, must equal."""
-    from richout.markdown.regions import _FENCE, CONTAINER_PREFIX, _indent, _too_deep
+    from richout.markdown.regions import _FENCE, CONTAINER_PREFIX, _indent
+    from richout.markdown.regions import too_deep as _too_deep
 
     if "\r" in text or "]:" in text:
         return [0]
@@ -523,14 +526,15 @@ _CUT_LINES = [
 ]
 
 
-@settings(max_examples=3000, deadline=None)
-@given(
-    st.one_of(
-        pieced(),
-        markdownish(),
-        st.lists(st.sampled_from(_CUT_LINES), max_size=16).map("\n".join),
-    )
+_CUT_TEXTS = st.one_of(
+    pieced(),
+    markdownish(),
+    st.lists(st.sampled_from(_CUT_LINES), max_size=16).map("\n".join),
 )
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_CUT_TEXTS)
 @example("```\nx\n\ny\n```\n\nz")
 @example("a\n\n  ```\nb\n\nc")  # an indented fence, then a line at column 0: stop
 @example("a | b\n```\n\nc")  # a fence in a group holding a pipe: cuts up to it
@@ -542,6 +546,157 @@ def test_cut_points_equal_the_line_by_line_reading(text: str) -> None:
     from richout.markdown.regions import cut_points
 
     assert cut_points(text) == _cut_points_line_by_line(text), text
+
+
+def _fence_scan_run_by_run(text: str) -> tuple[list[int], list[int], int]:
+    """The fence scan as it read texts before 2026-12-05, one fence run at a time (the next
+    three-character run of backticks or tildes, found from the line after the last): the
+    oracle :class:`~richout.markdown.linescan.FenceScan`, which finds the lines it reads with
+    one search, must equal. Its starts, ends and ``valid_until``."""
+    from richout.markdown.linescan import CONTAINERISH, delimiter_row_follows
+
+    starts: list[int] = []
+    ends: list[int] = []
+    n = len(text)
+    lone_cr = re.search(r"\r(?!\n)", text)
+    valid_until = n + 1 if lone_cr is None else text.rfind("\n", 0, lone_cr.start()) + 1
+    open_char, open_len, open_start = "", 0, 0
+
+    def next_run(at: int) -> int:
+        found = [i for i in (text.find("```", at), text.find("~~~", at)) if i >= 0]
+        return min(found, default=-1)
+
+    pos = next_run(0)
+    while 0 <= pos < valid_until:
+        line_start = text.rfind("\n", 0, pos) + 1
+        line_end = text.find("\n", pos)
+        line_end = n if line_end < 0 else line_end
+        ch = text[pos]
+        run_end = pos + 3
+        while run_end < line_end and text[run_end] == ch:
+            run_end += 1
+        prefix = text[line_start:pos]
+        if open_char:
+            if (
+                len(prefix) <= 3
+                and not prefix.strip(" ")
+                and ch == open_char
+                and run_end - pos >= open_len
+                and not text[run_end:line_end].strip(" \t\r")
+            ):
+                starts.append(open_start)
+                ends.append(line_end - 1 if text[line_end - 1 : line_end] == "\r" else line_end)
+                open_char = ""
+        elif not prefix:
+            if "|" in text[run_end:line_end] and (
+                line_end + 1 >= valid_until or delimiter_row_follows(text, line_end)
+            ):
+                valid_until = line_start
+                break
+            if ch != "`" or "`" not in text[run_end:line_end]:
+                open_char, open_len, open_start = ch, run_end - pos, line_start
+        elif CONTAINERISH.fullmatch(prefix):
+            valid_until = line_start
+            break
+        pos = next_run(line_end + 1)
+    if open_char:
+        starts.append(open_start)
+        ends.append(n)
+    return starts, ends, valid_until
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.one_of(
+        pieced(),
+        markdownish(),
+        st.lists(
+            st.sampled_from([*_CUT_LINES, "``", "~~ ```", "x ```", "> ```", "\r"]), max_size=16
+        ).map("\n".join),
+    ),
+)
+@example("```\nx\n```\n" + "> " * 30 + "deep")  # a deep line after a closed fence
+@example("> " * 30 + "x\n```")  # a deep first line
+@example("  ```\n" + "\t" * 11 + "x")  # the scan stops, then a deep line: asked later
+@example("a\rb\n" + "- " * 25 + "x")  # a lone CR, then a deep line past valid_until
+@example("a\rb\n```\nx")  # a fence line past valid_until: not the scan's
+@example("```|\n|-|\n" + "> " * 30)  # a table's header, then a deep line
+@example("``~~~\n````\n  ```\n```")  # a line's first run after a non-container character
+def test_fence_scan_equals_the_run_by_run_reading(text: str) -> None:
+    """The one-search scan finds the fences, the line it stops at and the first line that
+    may nest deep (``past_deep``, read in the same search) as the reading it replaced and
+    :func:`~richout.markdown.regions.deep_nesting_at` do."""
+    from richout.markdown.linescan import FenceScan
+    from richout.markdown.regions import deep_nesting_at
+
+    scan = FenceScan(text)
+    assert (scan.starts, scan.ends, scan.valid_until) == _fence_scan_run_by_run(text), text
+    deep = deep_nesting_at(text)
+    for pos in {0, deep - 1, deep, len(text), *scan.starts, *scan.ends}:
+        assert scan.past_deep(pos) == (0 <= deep <= pos), (text, pos)
+
+
+@pytest.mark.pure_python(why="replaces a module function that compiled code binds early")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\n```\nb\n```\nc",
+        "x",
+        "> " * 30 + "x\n```\n" + "- " * 30,
+        "~~~\n" + "\t" * 11 + "y",
+        "> " * 30 + "x\n  ```\ny",  # a deep line, then the scan stops (an indented fence)
+    ],
+)
+def test_a_scan_that_read_every_line_answers_the_deep_question_itself(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """The deep lines are found in the scan's own search; a second pass over the text
+    (0.7 ms a megabyte, once per code map) is left for a scan that stopped early before
+    finding one."""
+    from richout.markdown import linescan
+
+    scan = linescan.FenceScan(text)
+    expected = linescan.deep_nesting_at(text)
+    assert scan.valid_until > len(text) or 0 <= expected < scan.valid_until
+    monkeypatch.setattr(linescan, "deep_nesting_at", lambda _text: pytest.fail("a second pass"))
+    assert [scan.past_deep(p) for p in range(len(text) + 1)] == [
+        0 <= expected <= p for p in range(len(text) + 1)
+    ]
+
+
+def _check_cuts_around_each_offset(text: str) -> None:
+    from richout.markdown.regions import Cuts, cut_points
+
+    cuts = cut_points(text)
+    around = Cuts(text)
+    for pos in range(len(text) + 1):
+        k = bisect.bisect_right(cuts, pos) - 1
+        after = cuts[k + 1] if k + 1 < len(cuts) else -1
+        assert (around.before(pos), around.after(pos)) == (cuts[k], after), (text, pos)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_CUT_TEXTS)
+@example("\n\nx\n\n```\n\ny\n```\n\nz")  # a first cut, a fence, cuts on both sides
+@example("x\n" + " " * 40 + "\ny")  # a blank line longer than the first look back
+def test_the_cuts_around_an_offset_are_cut_points_neighbours(text: str) -> None:
+    """The piece holding an offset, found by searching around it, is the one the listed
+    cut points give (every offset, the text's end included)."""
+    _check_cuts_around_each_offset(text)
+
+
+@pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
+@settings(max_examples=800, deadline=None)
+@given(_CUT_TEXTS, st.sampled_from([1, 2, 5]))
+@example("x\n" + " " * 40 + "\n\ny", 1)  # a match longer than the look back
+@example("```\n\n\n\na\n```\n\nb", 2)  # candidates inside a fence, far back
+def test_the_cuts_around_an_offset_read_further_back_when_needed(text: str, back: int) -> None:
+    """With a look back of a few characters the search widens, and finds the same cuts."""
+    from richout.markdown.regions import Cuts
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Cuts, "BACK", back)
+        _check_cuts_around_each_offset(text)
 
 
 @pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")

@@ -20,7 +20,7 @@ included (tags, embeds). The exact answer comes from one CommonMark parse
 
 Anything else falls through to the parse, computed once and cached. A text of at least
 ``CodeMap.PIECE_MIN`` characters (1 KB) is parsed in pieces: only the piece holding the
-question, between two cut points of :func:`richout.markdown.regions.cut_points`, so a
+question, between the cut points around it (:class:`richout.markdown.regions.Cuts`), so a
 megabyte reply costs a parse of the few kilobytes around its candidates, and a realistic one
 the block around its candidate. Property tests (``tests/test_codemap.py``) check that fast
 and piecewise answers equal the full parse.
@@ -45,7 +45,7 @@ from richout.markdown.linescan import (
     needs_code_parse,
     run_paragraph,
 )
-from richout.markdown.regions import cut_points
+from richout.markdown.regions import Cuts
 from richout.markdown.spans import (
     code_spans,
     has_line_starter,
@@ -120,7 +120,8 @@ class CodeMap:
         #: the last lines answered from their paragraph's code spans: (the first line's
         #: start, the last line's end, the paragraph's start, its spans)
         self._last_line: tuple[int, int, int, list[tuple[int, int]]] | None = None
-        self._pieces: tuple[list[int], dict[int, CodeParse]] | None = None  # cuts; parses by start
+        #: the cuts; the pieces parsed, by start: their ends and parses
+        self._pieces: tuple[Cuts, list[int], dict[int, tuple[int, CodeParse]]] | None = None
 
     # ------------------------------------------------------------------ exact answers
 
@@ -235,21 +236,22 @@ class CodeMap:
 
     def _piece(self, pos: int) -> tuple[CodeParse, int] | None:
         """The parse of the piece holding ``pos`` and the piece's start; None: parse whole."""
-        if self._pieces is None:
-            text = self._src
-            cuts = cut_points(text) if len(text) >= self.PIECE_MIN else [0]
-            self._pieces = (cuts, {})
-        cuts, parses = self._pieces
-        if len(cuts) == 1:
+        if len(self._src) < self.PIECE_MIN:
             return None
-        k = bisect.bisect_right(cuts, pos) - 1
-        start = cuts[k]
-        parse = parses.get(start)
-        if parse is None:
-            last = k + 1 == len(cuts)
-            end = len(self._src) if last else cuts[k + 1]
-            parse = parses[start] = parse_code(self._src[start:end], ends_document=last)
-        return parse, start
+        if self._pieces is None:
+            self._pieces = (Cuts(self._src), [], {})
+        cuts, starts, parses = self._pieces
+        k = bisect.bisect_right(starts, pos) - 1
+        if k >= 0 and pos < parses[starts[k]][0]:
+            return parses[starts[k]][1], starts[k]  # a piece asked before
+        start, end = cuts.before(pos), cuts.after(pos)
+        if start == 0 and end < 0:
+            return None  # no cut: the whole text is the piece
+        n = len(self._src)
+        piece = parse_code(self._src[start : n if end < 0 else end], ends_document=end < 0)
+        parses[start] = (n if end < 0 else end, piece)
+        bisect.insort(starts, start)
+        return piece, start
 
     # ------------------------------------------------------------------ fast paths
 

@@ -10,19 +10,24 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import accumulate, compress
+from itertools import accumulate, chain, compress
 from operator import not_
 
 from richout.markdown.definitions import NOT_TEXT_LINE, after_definition
-from richout.markdown.regions import CONTAINER_PREFIX, deep_nesting_at
+from richout.markdown.regions import (
+    CONTAINER_PREFIX,
+    FENCE_OR_DEEP,
+    FIRST_FENCE_OR_DEEP,
+    deep_nesting_at,
+    too_deep,
+)
 from richout.markdown.spans import LINE_STARTER
 from richout.markdown.tables import delimiter_row_follows, heads_table
-from richout.text.chars import contains, find_str, has_lone_cr
+from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
     "CONTAINERISH",
     "CONTAINER_LINE",
-    "FenceRuns",
     "FenceScan",
     "Runs",
     "container_content",
@@ -122,38 +127,6 @@ def indent_columns(text: str, start: int) -> int:
     return 4 if i >= n else col
 
 
-class FenceRuns:
-    """Successive ```` ``` ```` / ``~~~`` runs of a text, in linear total time.
-
-    Each marker's next occurrence is remembered and searched again only once the scan has
-    passed it; searching both from every line would rescan to the end of the text for a
-    marker that never occurs (quadratic on 40k fence lines).
-    """
-
-    __slots__ = ("_b", "_t", "_text")
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        # find_str: a three-character find reads the text at about 1 ns a character, and
-        # most texts hold neither run. The later searches stay plain: they resume where a
-        # run was found, and a call per run (40k fence lines) costs more than it saves.
-        self._b = find_str(text, "```")
-        self._t = find_str(text, "~~~")
-
-    def next(self, start: int) -> int:
-        """Offset of the first run at or after ``start``, or -1."""
-        if 0 <= self._b < start:
-            self._b = self._text.find("```", start)
-        if 0 <= self._t < start:
-            self._t = self._text.find("~~~", start)
-        b, t = self._b, self._t
-        if b < 0:
-            return t
-        if t < 0:
-            return b
-        return min(b, t)
-
-
 def container_content(text: str, start: int, end: int) -> int | None:
     """Where a line's content starts after its block-quote and list markers.
 
@@ -216,25 +189,37 @@ class FenceScan:
         lone_cr = _LONE_CR.search(text) if "\r" in text else None
         valid_until = n + 1 if lone_cr is None else text.rfind("\n", 0, lone_cr.start()) + 1
         self._text = text
-        self._deep_at: int | None = None
+        self._deep_at: int | None = None  # (None: looked for when first asked)
+        deep = -1  # the first line found that may nest deep (past_deep)
         open_char = ""
         open_len = 0
         open_start = 0
         find = text.find
-        runs = FenceRuns(text)
-        pos = runs.next(0)
-        while 0 <= pos < valid_until:
-            # Only the first run of a line can make it a fence line; the next search starts
-            # on the following line.
-            line_start = text.rfind("\n", 0, pos) + 1
-            line_end = find("\n", pos)
+        # One search finds the lines whose first fence run follows container prefix
+        # characters only (no other line can open or close a top-level fence, or stop the
+        # scan) and the lines deep_nesting_at looks for: a find per fence run, and that
+        # pass again on the first deep question, read every run, code spans' included.
+        first = FIRST_FENCE_OR_DEEP.match(text)
+        found = FENCE_OR_DEEP.finditer(text)
+        for m in found if first is None else chain((first,), found):
+            prefix = m.group(1)
+            if prefix is None:
+                deep_prefix = m.group(3)
+                line_start = m.start(3)
+            else:
+                deep_prefix = prefix
+                line_start = m.start(1)
+            if line_start >= valid_until:
+                break
+            if deep < 0 and len(deep_prefix) > 10 and too_deep(deep_prefix):
+                deep = line_start
+            if prefix is None:
+                continue  # deep, and no fence run after its prefix
+            pos, run_end = m.span(2)
+            line_end = find("\n", run_end)
             if line_end < 0:
                 line_end = n
             ch = text[pos]
-            run_end = pos + 3
-            while run_end < line_end and text[run_end] == ch:
-                run_end += 1
-            prefix = text[line_start:pos]
             if open_char:
                 # Inside a top-level fence only a closing fence matters.
                 if (
@@ -260,11 +245,14 @@ class FenceScan:
                     open_char = ch
                     open_len = run_end - pos
                     open_start = line_start
-            elif CONTAINERISH.fullmatch(prefix):
+            else:
                 # Indented or inside a container: nesting decides, the scan cannot.
                 valid_until = line_start
                 break
-            pos = runs.next(line_end + 1)
+        else:
+            self._deep_at = deep  # every line was read: the deep question is answered too
+        if deep >= 0:
+            self._deep_at = deep
         if open_char:
             starts.append(open_start)
             ends.append(n)

@@ -1,9 +1,10 @@
 """Where a long text can be parsed in independent pieces (issue 8: a 1 MB reply).
 
 A CommonMark parse costs about 0.1-0.2 s per MB, and a reply can be megabytes long while its
-code questions concern a few lines. :func:`cut_points` finds line starts where a parse of the
-text from there gives exactly the block structure the whole text's parse gives, so the code
-map parses only the piece around a question (:mod:`richout.markdown.codemap`).
+code questions concern a few lines. :func:`cut_points` lists (and :class:`Cuts` finds around
+an offset) the line starts where a parse of the text from there gives exactly the block
+structure the whole text's parse gives, so the code map parses only the piece around a
+question (:mod:`richout.markdown.codemap`).
 
 A line start is a cut when the line before it is blank (only spaces and tabs), its own line
 starts at column 0 with a non-blank character, and no top-level fenced block is open there:
@@ -29,7 +30,15 @@ from __future__ import annotations
 import bisect
 import re
 
-__all__ = ["CONTAINER_PREFIX", "cut_points", "deep_nesting_at"]
+__all__ = [
+    "CONTAINER_PREFIX",
+    "FENCE_OR_DEEP",
+    "FIRST_FENCE_OR_DEEP",
+    "Cuts",
+    "cut_points",
+    "deep_nesting_at",
+    "too_deep",
+]
 
 _FENCE = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
 #: A blank or a container marker (the patterns below read runs of them).
@@ -41,14 +50,21 @@ CONTAINER_PREFIX = re.compile(f"{_PREFIX_CHAR}*")
 #: (engine.MAX_NESTING levels; a list level takes two columns and two levels, a block quote
 #: one and one), after which the whole parse reads no more blocks of the document.
 _DEEP = 40
-#: A line opening with more blanks and container markers than :func:`_too_deep` must weigh
+#: A line opening with more blanks and container markers than :func:`too_deep` must weigh
 #: (eleven tabs and markers are the fewest that can span more than ``_DEEP`` columns), after
 #: a line break: a leading literal the regex engine finds at C speed, where ``(?m)^`` tried
 #: every offset (8.6 against 1.3 ms/MB; 7 µs on a corpus reply, a tenth of its cost).
 _DEEP_CANDIDATE = re.compile(f"\\n({_PREFIX_CHAR}{{11,}})")
+#: The lines :class:`~richout.markdown.linescan.FenceScan` reads, in one pass: a line whose
+#: first fence run follows blanks and container markers only (group 1: those, group 2: the
+#: run), else one whose prefix of them may nest deep (group 3). After a line break; the
+#: first line's own pattern below.
+_FENCE_OR_DEEP = f"(?:({_PREFIX_CHAR}*)(`{{3,}}|~{{3,}})|({_PREFIX_CHAR}{{11,}}))"
+FENCE_OR_DEEP = re.compile("\\n" + _FENCE_OR_DEEP)
+FIRST_FENCE_OR_DEEP = re.compile(_FENCE_OR_DEEP)
 
 
-def _too_deep(prefix: str) -> bool:
+def too_deep(prefix: str) -> bool:
     """Does a line's container prefix span more than ``_DEEP`` columns (a tab counts as
     four, the most it can)?"""
     return len(prefix) + 3 * prefix.count("\t") > _DEEP
@@ -60,10 +76,10 @@ def deep_nesting_at(text: str) -> int:
     nested parse runs to the text's end), so no local reading of a later line can be
     trusted. One regex pass over the line starts."""
     first = CONTAINER_PREFIX.match(text)
-    if first is not None and _too_deep(first.group()):
+    if first is not None and too_deep(first.group()):
         return 0
     for m in _DEEP_CANDIDATE.finditer(text):
-        if _too_deep(m.group(1)):
+        if too_deep(m.group(1)):
             return m.start(1)
     return -1
 
@@ -80,7 +96,7 @@ def _indent(line: str) -> int:
 # (``^`` under ``re.M``, or ``\A|\n``, is tried at every offset: 13 ms/MB); the first line
 # is matched on its own.
 #: What a line the scan must read itself starts with: it may open a top-level fence, or
-#: its container prefix may be deep enough for :func:`_too_deep` (nine characters or more).
+#: its container prefix may be deep enough for :func:`too_deep` (nine characters or more).
 _SPECIAL_START = f" {{0,3}}(?:```|~~~)|{_PREFIX_CHAR}{{9,}}"
 _SPECIAL = re.compile(f"\\n(?:{_SPECIAL_START})")
 _FIRST_SPECIAL = re.compile(_SPECIAL_START)
@@ -123,6 +139,81 @@ def cut_points(text: str) -> list[int]:
     return cuts
 
 
+class Cuts:
+    """The cut points of one text (:func:`cut_points`), found around the offsets asked:
+    the piece holding an offset is read from the cut before it to the cut after it, and
+    the candidates elsewhere are never listed (listing them cost a megabyte reply's map
+    2.4 ms, asked for a few pieces). The fences and the scan's stop are found once."""
+
+    __slots__ = ("_fences", "_first", "_opening", "_stop", "text")
+
+    #: How far back the first look for the cut before an offset reads (then twice as far).
+    BACK = 2048
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        if "\r" in text or "]:" in text:
+            self._fences: list[tuple[int, int]] = []
+            self._stop = 0  # no cut past 0
+        else:
+            self._fences, self._stop = _fences_and_stop(text)
+        self._opening = [opening for opening, _ in self._fences]
+        first = _FIRST_CUT.match(text)
+        self._first = first.end() if first is not None else -1
+
+    def _fence_holding(self, cut: int) -> tuple[int, int] | None:
+        """The fence a candidate lies in (after its opening line's start, up to its
+        closing line's), as :func:`cut_points` excludes them; None when none does."""
+        k = bisect.bisect_left(self._opening, cut) - 1
+        return self._fences[k] if k >= 0 and cut <= self._fences[k][1] else None
+
+    def before(self, pos: int) -> int:
+        """The last cut at or before ``pos`` (0 when none)."""
+        text = self.text
+        hi = min(pos, self._stop - 1)  # (a cut stands before the stop only)
+        reach = self.BACK
+        while hi > 0:
+            fence = self._fence_holding(hi)
+            if fence is not None:
+                hi = fence[0]  # a cut at the opening line's start stands
+                continue
+            lo = max(hi - reach, 0)
+            # A match ends at its cut; one found from lo ends after any that starts before lo.
+            found = [m.end() for m in _CUT.finditer(text, lo, hi + 1)]
+            if lo == 0 and 0 < self._first <= hi:
+                found.insert(0, self._first)
+            if found:
+                last = found[-1]
+                fence = self._fence_holding(last)
+                if fence is None:
+                    return last
+                hi = fence[0]
+            elif lo == 0:
+                return 0
+            else:
+                reach *= 2  # (the same hi: a match that started before lo may end by it)
+        return 0
+
+    def after(self, pos: int) -> int:
+        """The first cut after ``pos``, or -1 when none."""
+        if pos < self._first < self._stop:
+            return self._first  # (no fence opens before the first line's end)
+        text = self.text
+        at = self.before(pos)
+        while True:
+            m = _CUT.search(text, at, self._stop)
+            if m is None:
+                return -1
+            cut = m.end()
+            fence = self._fence_holding(cut)
+            if fence is not None:
+                at = fence[1]  # (its closing line: the next match starts there at the earliest)
+            elif cut > pos:
+                return cut
+            else:
+                at = cut
+
+
 def _fences_and_stop(text: str) -> tuple[list[tuple[int, int]], int]:
     """The top-level fences as (opening line's start, closing line's start; the text's
     length when unclosed), and the offset before which cuts stand (after it the scan cannot
@@ -152,7 +243,7 @@ def _fences_and_stop(text: str) -> tuple[list[tuple[int, int]], int]:
         if prefix is not None and prefix.end() - start > 8:
             # Deep, or blanks only (nothing to read); no fence line has such a prefix (its
             # backticks or tildes are no container marker, and at most three spaces lead).
-            if text[start:end].strip(" \t") and _too_deep(prefix.group()):
+            if text[start:end].strip(" \t") and too_deep(prefix.group()):
                 return fences, start
             continue
         f = _FENCE.match(text, start, end)
