@@ -45,7 +45,7 @@ from richout.markdown.linescan import (
     needs_code_parse,
     run_paragraph,
 )
-from richout.markdown.regions import Cuts
+from richout.markdown.regions import Pieces
 from richout.markdown.spans import (
     code_spans,
     has_line_starter,
@@ -115,13 +115,13 @@ class CodeMap:
         self._runs = Runs()  # what was found once per run of lines
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
-        self._containers: ContainerRuns | None = None  # the quote and list item runs read
+        #: the quote and list item runs read, by their lines' window (-1: all lines)
+        self._containers: dict[int, ContainerRuns] = {}
         self._tables = Tables(text)  # the tables opening runs of lines, read once each
         #: the last lines answered from their paragraph's code spans: (the first line's
         #: start, the last line's end, the paragraph's start, its spans)
         self._last_line: tuple[int, int, int, list[tuple[int, int]]] | None = None
-        #: the cuts; the pieces parsed, by start: their ends and parses
-        self._pieces: tuple[Cuts, list[int], dict[int, tuple[int, CodeParse]]] | None = None
+        self._pieces: Pieces | None = None  # the pieces parsed
 
     # ------------------------------------------------------------------ exact answers
 
@@ -238,20 +238,8 @@ class CodeMap:
         """The parse of the piece holding ``pos`` and the piece's start; None: parse whole."""
         if len(self._src) < self.PIECE_MIN:
             return None
-        if self._pieces is None:
-            self._pieces = (Cuts(self._src), [], {})
-        cuts, starts, parses = self._pieces
-        k = bisect.bisect_right(starts, pos) - 1
-        if k >= 0 and pos < parses[starts[k]][0]:
-            return parses[starts[k]][1], starts[k]  # a piece asked before
-        start, end = cuts.before(pos), cuts.after(pos)
-        if start == 0 and end < 0:
-            return None  # no cut: the whole text is the piece
-        n = len(self._src)
-        piece = parse_code(self._src[start : n if end < 0 else end], ends_document=end < 0)
-        parses[start] = (n if end < 0 else end, piece)
-        bisect.insort(starts, start)
-        return piece, start
+        self._pieces = self._pieces or Pieces(self._src)
+        return self._pieces.around(pos)
 
     # ------------------------------------------------------------------ fast paths
 
@@ -335,6 +323,23 @@ class CodeMap:
             return None  # every looked-at line was indented or blank: too far back to tell
         return True
 
+    def _container_runs(self, line_start: int, line_end: int) -> ContainerRuns:
+        """The runs of the lines between the blank lines around a line while they are near
+        and no index of every line was built (:meth:`ContainerRuns.between`), else the
+        whole text's (key -1)."""
+        near = None
+        if self._line_starts is None:
+            near = near_blank_lines(self._src, line_start, line_end, self.LOCAL_REACH)
+        key = -1 if near is None else near[0]
+        runs = self._containers.get(key)
+        if runs is None:
+            runs = self._containers[key] = (
+                ContainerRuns(self._src, self._index(), self._scan(), self._blank_starts)
+                if near is None
+                else ContainerRuns.between(self._src, *near, self._scan())
+            )
+        return runs
+
     def _container_before(self, ls: int) -> bool:
         """Does a line that may open a container start before ``ls``? (Searched once.)"""
         if self._first_container < 0:
@@ -385,11 +390,7 @@ class CodeMap:
             return self._row_in_code(table, pos, line_start, line_end)  # a plain line
         lead = text[line_start : line_start + 1]  # (a space: maybe an item's continuation)
         if lead in CONTAINER_FIRST or (lead == " " and self._container_before(line_start)):
-            starts = self._index()  # (which finds the blank lines' starts too)
-            runs = self._containers = self._containers or ContainerRuns(
-                text, starts, self._scan(), self._blank_starts
-            )
-            quoted = runs.in_code(pos, line_start)
+            quoted = self._container_runs(line_start, line_end).in_code(pos, line_start)
             if quoted is not None:
                 return quoted
             # Unsure: the checks below still answer a quote line in a backtick-free paragraph.

@@ -30,11 +30,14 @@ from __future__ import annotations
 import bisect
 import re
 
+from richout.markdown.engine import CodeParse, parse_code
+
 __all__ = [
     "CONTAINER_PREFIX",
     "FENCE_OR_DEEP",
     "FIRST_FENCE_OR_DEEP",
     "Cuts",
+    "Pieces",
     "cut_points",
     "deep_nesting_at",
     "too_deep",
@@ -212,6 +215,34 @@ class Cuts:
                 return cut
             else:
                 at = cut
+
+
+class Pieces:
+    """The parses of a long text's pieces, between the cut points around the offsets asked
+    (:class:`Cuts`), each parsed once."""
+
+    __slots__ = ("cuts", "parses", "starts")
+
+    def __init__(self, text: str) -> None:
+        self.cuts = Cuts(text)
+        self.starts: list[int] = []  #: the pieces parsed, by start: their ends and parses
+        self.parses: dict[int, tuple[int, CodeParse]] = {}
+
+    def around(self, pos: int) -> tuple[CodeParse, int] | None:
+        """The parse of the piece holding ``pos``, and the piece's start; None when the
+        text has no cut point (only the whole text's parse answers)."""
+        k = bisect.bisect_right(self.starts, pos) - 1
+        if k >= 0 and pos < (known := self.parses[self.starts[k]])[0]:
+            return known[1], self.starts[k]
+        cuts = self.cuts
+        start, end = cuts.before(pos), cuts.after(pos)
+        if start == 0 and end < 0:
+            return None
+        n = len(cuts.text)
+        parse = parse_code(cuts.text[start : n if end < 0 else end], ends_document=end < 0)
+        self.parses[start] = (n if end < 0 else end, parse)
+        bisect.insort(self.starts, start)
+        return parse, start
 
 
 def _fences_and_stop(text: str) -> tuple[list[tuple[int, int]], int]:
