@@ -17,7 +17,7 @@ import re
 import unicodedata
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from richout.tags.silent import (
@@ -28,7 +28,7 @@ from richout.tags.silent import (
     silent_rule,
     strip_leading_token,
 )
-from richout.text.chars import JS_WS_CLASS, js_ltrim, js_trim
+from richout.text.chars import JS_WS_CLASS, ascii_lower, js_ltrim, js_trim
 
 # --------------------------------------------------------------------------- spec tables
 
@@ -401,6 +401,39 @@ LEADING = [
 @pytest.mark.parametrize(("text", "expected"), LEADING)
 def test_leading_token_removal(text: str, expected: str | None) -> None:
     assert strip_leading_token(text) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet="_Nn oO rReEpPlLyY\nK\u212a", max_size=400),
+    st.integers(0, 40_000),
+    st.text(alphabet="_Nn oO rReEpPlLyY\nK\u212a", max_size=400),
+    st.sampled_from(["NO_REPLY", "SILENCE", "a_b", "_", "OK"]),
+)
+@example("NO_REPLY", 0, "", "NO_REPLY")  # the token at the very start
+@example("_" * 40, 40_000, "no_reply", "NO_REPLY")  # past 32 anchors, within the budget
+def test_may_contain_token_says_false_only_when_the_token_is_not_there(
+    head: str, filler: int, tail: str, token: str
+) -> None:
+    """The gate may answer True for a text without the token (the lower-casing fallback),
+    never False for one with it, whatever the number of anchors against the text's size."""
+    text = head + "x" * filler + tail
+    there = ascii_lower(token) in ascii_lower(text)
+    assert may_contain_token(text, token) or not there
+
+
+@pytest.mark.pure_python(why="replaces a module function that compiled code binds early")
+def test_a_long_text_with_a_few_anchors_is_not_lower_cased_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One anchor per KB is compared, not lower-cased whole (a megabyte reply with 400
+    underscores was, at 3 ns a character)."""
+    from richout.tags import silent
+
+    text = ("snake_case " + "x" * 1100) * 300
+    monkeypatch.setattr(silent, "_lowered_contains", lambda *_: pytest.fail("lower-cased"))
+    assert not may_contain_token(text, "NO_REPLY")
+    assert may_contain_token(text + "No_Reply", "NO_REPLY")
 
 
 def test_may_contain_token_never_misses() -> None:
