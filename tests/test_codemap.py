@@ -361,6 +361,7 @@ def test_a_lowered_piece_minimum_really_parses_in_pieces(monkeypatch: pytest.Mon
 @pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
 @settings(max_examples=1500, deadline=None)
 @given(st.one_of(pieced(), markdownish()))
+@example("[`a`]: /u\n\nfoo\n\n[x][`a`]")  # a definition acts at a distance: no cut
 def test_piece_answers_equal_full_parse(text: str) -> None:
     full = parse_code(text)
     with pytest.MonkeyPatch.context() as mp:
@@ -728,7 +729,7 @@ def test_the_runs_between_blank_lines_index_those_lines_as_the_whole_text(text: 
         if near is None or a in blanks:
             continue
         lo, hi = near
-        runs = ContainerRuns.between(text, lo, hi, scan)
+        runs = ContainerRuns.between(text, lo, hi, scan, "]:" in text)
         first = max([b for b in blanks if b < a], default=0)  # the blank line before, or 0
         after = [b for b in blanks if b >= a]  # the blank line after, if any
         last = min([s for s in starts if after and s > after[0]], default=len(text) + 1)

@@ -92,8 +92,7 @@ class CodeMap:
     #: How far line questions look before the line index is built (one huge line is asked often).
     LOCAL_REACH = 4096
 
-    #: Texts at least this long are parsed piece by piece: cut points cost ~20 µs per KB, the
-    #: parse ~700 (a 2 KB reply parses the list around its tag; the corpus gained 2-4%).
+    #: Texts this long are parsed piece by piece (cut points ~20 µs a KB, the parse ~700).
     PIECE_MIN = 1024
 
     def __init__(self, text: str) -> None:
@@ -118,8 +117,7 @@ class CodeMap:
         #: the quote and list item runs read, by their lines' window (-1: all lines)
         self._containers: dict[int, ContainerRuns] = {}
         self._tables = Tables(text)  # the tables opening runs of lines, read once each
-        #: the last lines answered from their paragraph's code spans: (the first line's
-        #: start, the last line's end, the paragraph's start, its spans)
+        #: the last lines answered from their paragraph's spans: (start, end, its start, spans)
         self._last_line: tuple[int, int, int, list[tuple[int, int]]] | None = None
         self._pieces: Pieces | None = None  # the pieces parsed
 
@@ -238,7 +236,7 @@ class CodeMap:
         """The parse of the piece holding ``pos`` and the piece's start; None: parse whole."""
         if len(self._src) < self.PIECE_MIN:
             return None
-        self._pieces = self._pieces or Pieces(self._src)
+        self._pieces = self._pieces or Pieces(self._src, self._has_definitions())
         return self._pieces.around(pos)
 
     # ------------------------------------------------------------------ fast paths
@@ -325,18 +323,19 @@ class CodeMap:
 
     def _container_runs(self, line_start: int, line_end: int) -> ContainerRuns:
         """The runs of the lines between the blank lines around a line while they are near
-        and no index of every line was built (:meth:`ContainerRuns.between`), else the
-        whole text's (key -1)."""
-        near = None
-        if self._line_starts is None:
-            near = near_blank_lines(self._src, line_start, line_end, self.LOCAL_REACH)
+        and no index of all lines was built (:meth:`ContainerRuns.between`), else all's."""
+        near = (
+            None
+            if self._line_starts is not None
+            else near_blank_lines(self._src, line_start, line_end, self.LOCAL_REACH)
+        )
         key = -1 if near is None else near[0]
-        runs = self._containers.get(key)
-        if runs is None:
+        if (runs := self._containers.get(key)) is None:
+            scan, defs = self._scan(), self._has_definitions()
             runs = self._containers[key] = (
-                ContainerRuns(self._src, self._index(), self._scan(), self._blank_starts)
+                ContainerRuns(self._src, self._index(), scan, self._blank_starts, defs)
                 if near is None
-                else ContainerRuns.between(self._src, *near, self._scan())
+                else ContainerRuns.between(self._src, *near, scan, defs)
             )
         return runs
 
@@ -373,8 +372,7 @@ class CodeMap:
     def _fast_in_code(self, pos: int) -> bool | None:
         text = self._src
         if self._one_paragraph():
-            # One paragraph (a streamed part, most often): paired without the checks below
-            # (which still read one the pairing gives up on).
+            # One paragraph (a streamed part, most often): paired without the checks below.
             spans = self._spans()
             if spans is not None:
                 return in_spans(spans, pos, len(text))
@@ -477,12 +475,15 @@ class CodeMap:
         self._last_line = (line_start, line_start + 1, line_start, row)
         return in_spans(row, pos - line_start, len(self._src))
 
-    def _definitions_matter(self, chunk: str) -> bool:
-        # A definition elsewhere makes "[a][`x`]" a link whose label is no inline text
-        # (its backticks pair with nothing); other references leave the pairing alone.
+    def _has_definitions(self) -> bool:
+        """Does the text hold ``]:``? (Looked for once, for every reading of the map.)"""
         if self._refdefs is None:
             self._refdefs = "]:" in self._src
-        return self._refdefs and _REFERENCE.search(chunk) is not None
+        return self._refdefs
+
+    def _definitions_matter(self, chunk: str) -> bool:
+        # A definition elsewhere makes "[a][`x`]" a link, its label no inline text.
+        return self._has_definitions() and _REFERENCE.search(chunk) is not None
 
     def _pair_backticks(
         self, chunk: str, *, one_line: bool = False, starters: bool = True, top: bool = False

@@ -96,9 +96,16 @@ class ItemRuns(LineRuns):
 
     __slots__ = ("_blanks",)
 
-    def __init__(self, text: str, starts: list[int], scan: FenceScan, blanks: list[int]) -> None:
+    def __init__(
+        self,
+        text: str,
+        starts: list[int],
+        scan: FenceScan,
+        blanks: list[int],
+        definitions: bool | None = None,
+    ) -> None:
         """``blanks``: where each blank line of ``text`` starts (in order)."""
-        super().__init__(text, starts, scan)
+        super().__init__(text, starts, scan, definitions)
         self._blanks = blanks
 
     def _region(self, k: int) -> tuple[int, int] | None:
@@ -190,20 +197,26 @@ class ContainerRuns:
     and list item lines and their continuations (:class:`ItemRuns`), each reading built
     when first asked."""
 
-    __slots__ = ("_blanks", "_items", "_quotes", "_scan", "_starts", "text")
+    __slots__ = ("_blanks", "_definitions", "_items", "_quotes", "_scan", "_starts", "text")
 
-    def __init__(self, text: str, starts: list[int], scan: FenceScan, blanks: list[int]) -> None:
+    def __init__(
+        self, text: str, starts: list[int], scan: FenceScan, blanks: list[int], definitions: bool
+    ) -> None:
         """``starts``: every line start of ``text``; ``scan``: its fence scan; ``blanks``:
-        where each of its blank lines starts."""
+        where each of its blank lines starts; ``definitions``: whether it holds ``]:`` (the
+        code map's answer, which each reading would otherwise look for in the whole text)."""
         self.text = text
         self._starts = starts
         self._scan = scan
         self._blanks = blanks
+        self._definitions = definitions
         self._quotes: QuoteRuns | None = None
         self._items: ItemRuns | None = None
 
     @classmethod
-    def between(cls, text: str, lo: int, hi: int, scan: FenceScan) -> ContainerRuns:
+    def between(
+        cls, text: str, lo: int, hi: int, scan: FenceScan, definitions: bool
+    ) -> ContainerRuns:
         """The runs of the lines between two blank lines, ``lo`` the end of the one before
         (or 0) and ``hi`` the start of the one after (or the text's end), as
         :func:`~richout.markdown.bounds.near_blank_lines` gives them. No run reads past a
@@ -217,15 +230,19 @@ class ContainerRuns:
         starts, blanks, _ = line_index(text[a:b])
         if end >= 0:
             blanks.pop()  # (the line at b, after the window: split() calls it empty)
-        return cls(text, [a + s for s in starts], scan, [a + s for s in blanks])
+        return cls(text, [a + s for s in starts], scan, [a + s for s in blanks], definitions)
 
     def in_code(self, pos: int, line_start: int) -> bool | None:
         """Is ``pos``, on the line starting at ``line_start`` (which opens with ``>``, a
         list marker's first character or a space), in code? None when unsure."""
         if self.text.startswith(">", line_start):
-            self._quotes = self._quotes or QuoteRuns(self.text, self._starts, self._scan)
+            self._quotes = self._quotes or QuoteRuns(
+                self.text, self._starts, self._scan, self._definitions
+            )
             return self._quotes.in_code(pos, line_start)
-        self._items = self._items or ItemRuns(self.text, self._starts, self._scan, self._blanks)
+        self._items = self._items or ItemRuns(
+            self.text, self._starts, self._scan, self._blanks, self._definitions
+        )
         return self._items.in_code(pos, line_start)
 
 

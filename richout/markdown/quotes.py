@@ -88,14 +88,17 @@ class LineRuns:
 
     __slots__ = ("_refdefs", "_runs", "_scan", "_starts", "text")
 
-    def __init__(self, text: str, starts: list[int], scan: FenceScan) -> None:
-        """``starts``: every line start of ``text``; ``scan``: its fence scan."""
+    def __init__(
+        self, text: str, starts: list[int], scan: FenceScan, definitions: bool | None = None
+    ) -> None:
+        """``starts``: every line start of ``text``; ``scan``: its fence scan;
+        ``definitions``: whether ``text`` holds ``]:`` (looked for when not given)."""
         self.text = text
         self._starts = starts
         self._scan = scan
         # A link reference definition anywhere can turn "[x]" into a link whose label or
         # destination changes the pairing: such texts go to the parser (as in CodeMap).
-        self._refdefs = "]:" in text
+        self._refdefs = "]:" in text if definitions is None else definitions
         #: the spans of the run holding each line read so far, by line number (None: unsure)
         self._runs: dict[int, list[tuple[int, int]] | None] = {}
 

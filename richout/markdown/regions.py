@@ -153,9 +153,10 @@ class Cuts:
     #: How far back the first look for the cut before an offset reads (then twice as far).
     BACK = 2048
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, definitions: bool | None = None) -> None:
+        """``definitions``: whether ``text`` holds ``]:`` (looked for when not given)."""
         self.text = text
-        if "\r" in text or "]:" in text:
+        if "\r" in text or ("]:" in text if definitions is None else definitions):
             self._fences: list[tuple[int, int]] = []
             self._stop = 0  # no cut past 0
         else:
@@ -223,8 +224,8 @@ class Pieces:
 
     __slots__ = ("cuts", "parses", "starts")
 
-    def __init__(self, text: str) -> None:
-        self.cuts = Cuts(text)
+    def __init__(self, text: str, definitions: bool | None = None) -> None:
+        self.cuts = Cuts(text, definitions)
         self.starts: list[int] = []  #: the pieces parsed, by start: their ends and parses
         self.parses: dict[int, tuple[int, CodeParse]] = {}
 
