@@ -666,20 +666,25 @@ def test_a_scan_that_read_every_line_answers_the_deep_question_itself(
 
 
 def _check_cuts_around_each_offset(text: str) -> None:
+    """Cuts finds each offset's neighbours among cut_points, searching the lines itself or
+    handed the fence scan's (a superset of the lines it reads, read past the scan's stop)."""
+    from richout.markdown.linescan import FenceScan
     from richout.markdown.regions import Cuts, cut_points
 
     cuts = cut_points(text)
-    around = Cuts(text)
-    for pos in range(len(text) + 1):
-        k = bisect.bisect_right(cuts, pos) - 1
-        after = cuts[k + 1] if k + 1 < len(cuts) else -1
-        assert (around.before(pos), around.after(pos)) == (cuts[k], after), (text, pos)
+    for around in (Cuts(text), Cuts(text, None, FenceScan(text).lines())):
+        for pos in range(len(text) + 1):
+            k = bisect.bisect_right(cuts, pos) - 1
+            after = cuts[k + 1] if k + 1 < len(cuts) else -1
+            assert (around.before(pos), around.after(pos)) == (cuts[k], after), (text, pos)
 
 
 @settings(max_examples=1500, deadline=None)
 @given(_CUT_TEXTS)
 @example("\n\nx\n\n```\n\ny\n```\n\nz")  # a first cut, a fence, cuts on both sides
 @example("x\n" + " " * 40 + "\ny")  # a blank line longer than the first look back
+@example("  ```\na\n\n```\nb\n\nc\n\n" + "- " * 30)  # the fence scan stops, cuts go on
+@example("a\n\n" + " " * 9 + "b\n\n```\nc\n```\n\nd")  # 9 blanks: only the cut scan's
 def test_the_cuts_around_an_offset_are_cut_points_neighbours(text: str) -> None:
     """The piece holding an offset, found by searching around it, is the one the listed
     cut points give (every offset, the text's end included)."""

@@ -91,7 +91,6 @@ class CodeMap:
 
     #: How far line questions look before the line index is built (one huge line is asked often).
     LOCAL_REACH = 4096
-
     #: Texts this long are parsed piece by piece (cut points ~20 µs a KB, the parse ~700).
     PIECE_MIN = 1024
 
@@ -236,7 +235,8 @@ class CodeMap:
         """The parse of the piece holding ``pos`` and the piece's start; None: parse whole."""
         if len(self._src) < self.PIECE_MIN:
             return None
-        self._pieces = self._pieces or Pieces(self._src, self._has_definitions())
+        if self._pieces is None:
+            self._pieces = Pieces(self._src, self._has_definitions(), self._scan().lines())
         return self._pieces.around(pos)
 
     # ------------------------------------------------------------------ fast paths
@@ -379,9 +379,8 @@ class CodeMap:
         line_start, line_end = self._line_bounds(pos)
         last = self._last_line
         if last is not None and last[0] <= line_start < last[1]:
-            # The checks before the span lookup read the line alone: a line that reached it
-            # answers from its spans again (30k tags on a line), and so do the other lines of
-            # its paired paragraph, none opening a block (40k lines with a tag each).
+            # A line that reached the span lookup answers from its spans again (30k tags on
+            # a line), as do its paired paragraph's other lines (40k lines with a tag each).
             return in_spans(last[3], pos - last[2], len(text))
         table = self._tables.recent
         if table is not None and table.body <= line_start < table.end:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from itertools import accumulate, chain, compress
 from operator import not_
 
@@ -178,7 +179,7 @@ class FenceScan:
     """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``
     (the first lone CR's line)."""
 
-    __slots__ = ("_deep_at", "_text", "ends", "starts", "valid_until")
+    __slots__ = ("_deep_at", "_lines", "_rest", "_text", "ends", "starts", "valid_until")
 
     def __init__(self, text: str) -> None:
         starts: list[int] = []
@@ -194,46 +195,45 @@ class FenceScan:
         open_char = ""
         open_len = 0
         open_start = 0
-        find = text.find
         # One search finds the lines whose first fence run follows container prefix
         # characters only (no other line can open or close a top-level fence, or stop the
         # scan) and the lines deep_nesting_at looks for: a find per fence run, and that
         # pass again on the first deep question, read every run, code spans' included.
         first = FIRST_FENCE_OR_DEEP.match(text)
         found = FENCE_OR_DEEP.finditer(text)
-        for m in found if first is None else chain((first,), found):
-            prefix = m.group(1)
-            if prefix is None:
-                deep_prefix = m.group(3)
-                line_start = m.start(3)
-            else:
-                deep_prefix = prefix
-                line_start = m.start(1)
+        matches: Iterator[re.Match[str]] | None = found if first is None else chain((first,), found)
+        lines: list[int] = []  # every such line's start (lines())
+        self._lines = lines
+        self._rest: Iterator[re.Match[str]] | None = None  # the matches after a stop
+        for m in matches or ():
+            line_start = m.start(1)
+            prefix, run, rest, deep_prefix = m.group(2, 3, 4, 5)
+            lines.append(line_start)
             if line_start >= valid_until:
                 break
-            if deep < 0 and len(deep_prefix) > 10 and too_deep(deep_prefix):
-                deep = line_start
             if prefix is None:
-                continue  # deep, and no fence run after its prefix
-            pos, run_end = m.span(2)
-            line_end = find("\n", run_end)
-            if line_end < 0:
-                line_end = n
-            ch = text[pos]
+                if deep < 0 and too_deep(deep_prefix):
+                    deep = line_start
+                continue  # no fence run after its prefix
+            if deep < 0 and len(prefix) > 10 and too_deep(prefix):
+                deep = line_start
+            ch = run[0]
             if open_char:
                 # Inside a top-level fence only a closing fence matters.
                 if (
                     len(prefix) <= 3
                     and not prefix.strip(" ")
                     and ch == open_char
-                    and run_end - pos >= open_len
-                    and not text[run_end:line_end].strip(" \t\r")
+                    and len(run) >= open_len
+                    and not rest.strip(" \t\r")
                 ):
+                    line_end = line_start + len(prefix) + len(run) + len(rest)
                     starts.append(open_start)
-                    ends.append(line_end - 1 if text[line_end - 1 : line_end] == "\r" else line_end)
+                    ends.append(line_end - 1 if rest.endswith("\r") else line_end)
                     open_char = ""
             elif not prefix:
-                if "|" in text[run_end:line_end] and (
+                line_end = line_start + len(run) + len(rest)
+                if "|" in rest and (
                     line_end + 1 >= valid_until or delimiter_row_follows(text, line_end)
                 ):
                     # The table rule runs before the fence rule: this may be a table header.
@@ -241,16 +241,18 @@ class FenceScan:
                     valid_until = line_start
                     break
                 # A backtick in a backtick fence's info string makes paragraph text.
-                if ch != "`" or "`" not in text[run_end:line_end]:
+                if ch != "`" or "`" not in rest:
                     open_char = ch
-                    open_len = run_end - pos
+                    open_len = len(run)
                     open_start = line_start
             else:
                 # Indented or inside a container: nesting decides, the scan cannot.
                 valid_until = line_start
                 break
         else:
+            matches = None
             self._deep_at = deep  # every line was read: the deep question is answered too
+        self._rest = matches
         if deep >= 0:
             self._deep_at = deep
         if open_char:
@@ -259,6 +261,18 @@ class FenceScan:
         self.starts = starts
         self.ends = ends
         self.valid_until = valid_until
+
+    def lines(self) -> list[int]:
+        """The starts of every line the scan's search finds (a fence run after container
+        prefix characters only, or a prefix that may nest deep), in order, read on past
+        where the scan stopped: the lines the cut points' scan reads and more
+        (:class:`~richout.markdown.regions.Cuts`), so that it searches the text no more."""
+        if self._rest is not None:
+            self._lines += [
+                m.start(1) if m.group(1) is not None else m.start(3) for m in self._rest
+            ]
+            self._rest = None
+        return self._lines
 
     def past_deep(self, pos: int) -> bool:
         """Is ``pos`` at or after a line whose containers may nest to the parser's limit

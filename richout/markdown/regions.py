@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable, Iterator
 
 from richout.markdown.engine import CodeParse, parse_code
 
@@ -59,10 +60,10 @@ _DEEP = 40
 #: every offset (8.6 against 1.3 ms/MB; 7 µs on a corpus reply, a tenth of its cost).
 _DEEP_CANDIDATE = re.compile(f"\\n({_PREFIX_CHAR}{{11,}})")
 #: The lines :class:`~richout.markdown.linescan.FenceScan` reads, in one pass: a line whose
-#: first fence run follows blanks and container markers only (group 1: those, group 2: the
-#: run), else one whose prefix of them may nest deep (group 3). After a line break; the
-#: first line's own pattern below.
-_FENCE_OR_DEEP = f"(?:({_PREFIX_CHAR}*)(`{{3,}}|~{{3,}})|({_PREFIX_CHAR}{{11,}}))"
+#: first fence run follows blanks and container markers only (group 2: those, 3: the run,
+#: 4: the rest of the line), else one whose prefix of them may nest deep (group 5); group 1
+#: (empty) marks the line's start. After a line break; the first line's own pattern below.
+_FENCE_OR_DEEP = f"()(?:({_PREFIX_CHAR}*)(`{{3,}}|~{{3,}})([^\\n]*)|({_PREFIX_CHAR}{{11,}}))"
 FENCE_OR_DEEP = re.compile("\\n" + _FENCE_OR_DEEP)
 FIRST_FENCE_OR_DEEP = re.compile(_FENCE_OR_DEEP)
 
@@ -153,14 +154,19 @@ class Cuts:
     #: How far back the first look for the cut before an offset reads (then twice as far).
     BACK = 2048
 
-    def __init__(self, text: str, definitions: bool | None = None) -> None:
-        """``definitions``: whether ``text`` holds ``]:`` (looked for when not given)."""
+    def __init__(
+        self, text: str, definitions: bool | None = None, lines: Iterable[int] | None = None
+    ) -> None:
+        """``definitions``: whether ``text`` holds ``]:`` (looked for when not given);
+        ``lines``: the starts of a superset of the lines that may open a fence or nest deep,
+        in order (:meth:`~richout.markdown.linescan.FenceScan.lines`; searched for when
+        not given)."""
         self.text = text
         if "\r" in text or ("]:" in text if definitions is None else definitions):
             self._fences: list[tuple[int, int]] = []
             self._stop = 0  # no cut past 0
         else:
-            self._fences, self._stop = _fences_and_stop(text)
+            self._fences, self._stop = _fences_and_stop(text, lines)
         self._opening = [opening for opening, _ in self._fences]
         first = _FIRST_CUT.match(text)
         self._first = first.end() if first is not None else -1
@@ -224,8 +230,10 @@ class Pieces:
 
     __slots__ = ("cuts", "parses", "starts")
 
-    def __init__(self, text: str, definitions: bool | None = None) -> None:
-        self.cuts = Cuts(text, definitions)
+    def __init__(
+        self, text: str, definitions: bool | None = None, lines: Iterable[int] | None = None
+    ) -> None:
+        self.cuts = Cuts(text, definitions, lines)
         self.starts: list[int] = []  #: the pieces parsed, by start: their ends and parses
         self.parses: dict[int, tuple[int, CodeParse]] = {}
 
@@ -246,7 +254,9 @@ class Pieces:
         return parse, start
 
 
-def _fences_and_stop(text: str) -> tuple[list[tuple[int, int]], int]:
+def _fences_and_stop(
+    text: str, lines: Iterable[int] | None = None
+) -> tuple[list[tuple[int, int]], int]:
     """The top-level fences as (opening line's start, closing line's start; the text's
     length when unclosed), and the offset before which cuts stand (after it the scan cannot
     tell: a cut there would not be sure).
@@ -260,14 +270,9 @@ def _fences_and_stop(text: str) -> tuple[list[tuple[int, int]], int]:
     fences: list[tuple[int, int]] = []
     after_fence = 0  # where the lines after the last fence's closing line start
     pos = 0  # where the next line to look at starts
-    while True:
-        if pos == 0 and _FIRST_SPECIAL.match(text) is not None:
-            start = 0
-        else:
-            m = _SPECIAL.search(text, max(pos - 1, 0))
-            if m is None:
-                return fences, n + 1
-            start = m.start() + 1
+    for start in _special_lines(text) if lines is None else lines:
+        if start < pos:
+            continue  # (inside a fence)
         end = text.find("\n", start)
         end = n if end < 0 else end
         pos = end + 1
@@ -294,6 +299,15 @@ def _fences_and_stop(text: str) -> tuple[list[tuple[int, int]], int]:
             return fences, n + 1
         after_fence += 1
         pos = after_fence
+    return fences, n + 1
+
+
+def _special_lines(text: str) -> Iterator[int]:
+    """The starts of the lines :func:`_fences_and_stop` reads (:data:`_SPECIAL`), in order."""
+    if _FIRST_SPECIAL.match(text) is not None:
+        yield 0
+    for m in _SPECIAL.finditer(text):
+        yield m.start() + 1
 
 
 def _pipe_in_group(text: str, lo: int, start: int) -> bool:
