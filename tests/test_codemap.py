@@ -642,7 +642,7 @@ def test_fence_scan_equals_the_run_by_run_reading(text: str) -> None:
     "text",
     [
         "a\n```\nb\n```\nc",
-        "x",
+        "```\nx",
         "> " * 30 + "x\n```\n" + "- " * 30,
         "~~~\n" + "\t" * 11 + "y",
         "> " * 30 + "x\n  ```\ny",  # a deep line, then the scan stops (an indented fence)
@@ -653,7 +653,7 @@ def test_a_scan_that_read_every_line_answers_the_deep_question_itself(
 ) -> None:
     """The deep lines are found in the scan's own search; a second pass over the text
     (0.7 ms a megabyte, once per code map) is left for a scan that stopped early before
-    finding one."""
+    finding one, and for a text without a fence run, which the scan does not search."""
     from richout.markdown import linescan
 
     scan = linescan.FenceScan(text)

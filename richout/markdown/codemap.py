@@ -322,11 +322,11 @@ class CodeMap:
         return True
 
     def _container_runs(self, line_start: int, line_end: int) -> ContainerRuns:
-        """The runs of the lines between the blank lines around a line while they are near
-        and no index of all lines was built (:meth:`ContainerRuns.between`), else all's."""
+        """The runs of the lines between the blank lines around a line in a long text while
+        they are near and no index of all was built (:meth:`ContainerRuns.between`), else all's."""
         near = (
             None
-            if self._line_starts is not None
+            if self._line_starts is not None or len(self._src) < self.PIECE_MIN
             else near_blank_lines(self._src, line_start, line_end, self.LOCAL_REACH)
         )
         key = -1 if near is None else near[0]

@@ -175,6 +175,14 @@ def container_content(text: str, start: int, end: int) -> int | None:
     return None if indent_columns(text, i) >= 4 else i
 
 
+def _fence_or_deep_lines(text: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`~richout.markdown.regions.FENCE_OR_DEEP`, the first line's
+    included, in order."""
+    first = FIRST_FENCE_OR_DEEP.match(text)
+    found = FENCE_OR_DEEP.finditer(text)
+    return found if first is None else chain((first,), found)
+
+
 class FenceScan:
     """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``
     (the first lone CR's line)."""
@@ -191,20 +199,22 @@ class FenceScan:
         valid_until = n + 1 if lone_cr is None else text.rfind("\n", 0, lone_cr.start()) + 1
         self._text = text
         self._deep_at: int | None = None  # (None: looked for when first asked)
+        self._lines: list[int] | None = None  # every line the search finds (lines())
+        self._rest: Iterator[re.Match[str]] | None = None  # the matches after a stop
+        self.starts = starts
+        self.ends = ends
+        self.valid_until = valid_until
+        if not (contains(text, "```") or contains(text, "~~~")):
+            return  # no fence at all (a streamed part, most often): lines() searches later
         deep = -1  # the first line found that may nest deep (past_deep)
         open_char = ""
         open_len = 0
         open_start = 0
-        # One search finds the lines whose first fence run follows container prefix
-        # characters only (no other line can open or close a top-level fence, or stop the
-        # scan) and the lines deep_nesting_at looks for: a find per fence run, and that
-        # pass again on the first deep question, read every run, code spans' included.
-        first = FIRST_FENCE_OR_DEEP.match(text)
-        found = FENCE_OR_DEEP.finditer(text)
-        matches: Iterator[re.Match[str]] | None = found if first is None else chain((first,), found)
-        lines: list[int] = []  # every such line's start (lines())
+        # One search finds the lines that may open, close or stop (a fence run after container
+        # prefix only) and deep_nesting_at's: a find per run read code spans' runs too.
+        matches: Iterator[re.Match[str]] | None = _fence_or_deep_lines(text)
+        lines: list[int] = []
         self._lines = lines
-        self._rest: Iterator[re.Match[str]] | None = None  # the matches after a stop
         for m in matches or ():
             line_start = m.start(1)
             prefix, run, rest, deep_prefix = m.group(2, 3, 4, 5)
@@ -258,8 +268,6 @@ class FenceScan:
         if open_char:
             starts.append(open_start)
             ends.append(n)
-        self.starts = starts
-        self.ends = ends
         self.valid_until = valid_until
 
     def lines(self) -> list[int]:
@@ -267,10 +275,10 @@ class FenceScan:
         prefix characters only, or a prefix that may nest deep), in order, read on past
         where the scan stopped: the lines the cut points' scan reads and more
         (:class:`~richout.markdown.regions.Cuts`), so that it searches the text no more."""
-        if self._rest is not None:
-            self._lines += [
-                m.start(1) if m.group(1) is not None else m.start(3) for m in self._rest
-            ]
+        if self._lines is None:
+            self._lines = [m.start(1) for m in _fence_or_deep_lines(self._text)]
+        elif self._rest is not None:
+            self._lines += [m.start(1) for m in self._rest]
             self._rest = None
         return self._lines
 
