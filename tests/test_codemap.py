@@ -677,6 +677,7 @@ def _check_cuts_around_each_offset(text: str) -> None:
             k = bisect.bisect_right(cuts, pos) - 1
             after = cuts[k + 1] if k + 1 < len(cuts) else -1
             assert (around.before(pos), around.after(pos)) == (cuts[k], after), (text, pos)
+            assert around.after(pos, cuts[k]) == after, (text, pos)
 
 
 @settings(max_examples=1500, deadline=None)

@@ -94,12 +94,13 @@ def may_contain_token(text: str, token: str = DEFAULT_TOKEN) -> bool:
         m = len(token)
         p = text.find(ch)
         tries = 0
-        budget = max(_ANCHOR_TRIES, len(text) >> 10)
-        while p >= 0 and tries < budget:
+        while p >= 0:
             if p >= k and ascii_lower(text[p - k : p - k + m]) == low:
                 return True
             p = text.find(ch, p + 1)
             tries += 1
+            if tries >= _ANCHOR_TRIES and tries >= len(text) >> 10:
+                break  # (the budget is read only here: most texts hold no anchor at all)
         if p < 0:
             return False
     return _lowered_contains(text, token)
