@@ -694,16 +694,65 @@ def test_the_cuts_around_an_offset_are_cut_points_neighbours(text: str) -> None:
 
 @pytest.mark.pure_python(why="sets a class constant that compiled code reads as a field")
 @settings(max_examples=800, deadline=None)
-@given(_CUT_TEXTS, st.sampled_from([1, 2, 5]))
-@example("x\n" + " " * 40 + "\n\ny", 1)  # a match longer than the look back
-@example("```\n\n\n\na\n```\n\nb", 2)  # candidates inside a fence, far back
-def test_the_cuts_around_an_offset_read_further_back_when_needed(text: str, back: int) -> None:
-    """With a look back of a few characters the search widens, and finds the same cuts."""
+@given(_CUT_TEXTS, st.sampled_from([1, 2, 5]), st.sampled_from([1, 2, 16]))
+@example("x\n" + " " * 40 + "\n\ny", 1, 16)  # a match longer than the look back
+@example("```\n\n\n\na\n```\n\nb", 2, 16)  # candidates inside a fence, far back
+@example("```\n\nx\n```\n" * 4 + "\n\ny", 5, 2)  # fences holding candidates: listed
+def test_the_cuts_around_an_offset_read_further_back_when_needed(
+    text: str, back: int, searches: int
+) -> None:
+    """With a look back of a few characters the search widens, and finds the same cuts;
+    past a few searches every cut is listed (once), with the same answers."""
     from richout.markdown.regions import Cuts
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Cuts, "BACK", back)
+        mp.setattr(Cuts, "SEARCHES", searches)
         _check_cuts_around_each_offset(text)
+
+
+class _CountedPattern:
+    """A compiled pattern whose searches are counted (the cut scan's, below)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern, self.calls = pattern, 0
+
+    def finditer(self, *args: Any) -> Any:
+        self.calls += 1
+        return self.pattern.finditer(*args)
+
+    def search(self, *args: Any) -> Any:
+        self.calls += 1
+        return self.pattern.search(*args)
+
+
+@pytest.mark.pure_python(why="replaces a module constant that compiled code binds early")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\n\nx\n```\n" * 20_000 + "\n\nend",  # fences holding candidates, none between
+        "word " * 100_000,  # no cut at all
+    ],
+)
+def test_questions_about_cuts_search_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """Searching around each question would read back over every fence (or the whole text)
+    again for each one: past ``Cuts.SEARCHES`` searches the cuts are listed once, and a
+    text without one answers every later question at once."""
+    from richout.markdown import regions
+
+    counted = _CountedPattern(regions._CUT)
+    monkeypatch.setattr(regions, "_CUT", counted)
+    pieces = regions.Pieces(text)
+    step = max(len(text) // 200, 1)
+    answers = [pieces.around(pos) for pos in range(len(text), 0, -step)]  # (end first)
+    assert counted.calls <= 3 * regions.Cuts.SEARCHES
+    if "```" not in text:
+        assert answers == [None] * len(answers)  # (the whole parse answers)
+    counted.calls = 0
+    regions.Pieces(text).around(5)  # (the cut after it: a walk forward over every fence)
+    assert counted.calls <= 3 * regions.Cuts.SEARCHES
 
 
 @settings(max_examples=1500, deadline=None)

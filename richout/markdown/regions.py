@@ -151,10 +151,14 @@ class Cuts:
     the candidates elsewhere are never listed (listing them cost a megabyte reply's map
     2.4 ms, asked for a few pieces). The fences and the scan's stop are found once."""
 
-    __slots__ = ("_fences", "_first", "_opening", "_stop", "text")
+    __slots__ = ("_fences", "_first", "_listed", "_opening", "_stop", "text")
 
     #: How far back the first look for the cut before an offset reads (then twice as far).
     BACK = 2048
+    #: Searches one question may make before every cut point is listed instead (once): the
+    #: candidates a run of fences holds, or a text without a cut, would be searched again
+    #: by each question (cut_points' one pass bounds the cost to the text's length).
+    SEARCHES = 16
 
     def __init__(
         self, text: str, definitions: bool | None = None, lines: Iterable[int] | None = None
@@ -172,6 +176,12 @@ class Cuts:
         self._opening = [opening for opening, _ in self._fences]
         first = _FIRST_CUT.match(text)
         self._first = first.end() if first is not None else -1
+        self._listed: list[int] | None = None  # every cut point, once searching costs more
+
+    def _list(self) -> list[int]:
+        if self._listed is None:
+            self._listed = cut_points(self.text)
+        return self._listed
 
     def _fence_holding(self, cut: int) -> tuple[int, int] | None:
         """The fence a candidate lies in (after its opening line's start, up to its
@@ -181,10 +191,17 @@ class Cuts:
 
     def before(self, pos: int) -> int:
         """The last cut at or before ``pos`` (0 when none)."""
+        if self._listed is not None:
+            return self._listed[bisect.bisect_right(self._listed, pos) - 1]
         text = self.text
         hi = min(pos, self._stop - 1)  # (a cut stands before the stop only)
         reach = self.BACK
+        searches = 0
         while hi > 0:
+            searches += 1
+            if searches > self.SEARCHES:
+                listed = self._list()
+                return listed[bisect.bisect_right(listed, pos) - 1]
             fence = self._fence_holding(hi)
             if fence is not None:
                 hi = fence[0]  # a cut at the opening line's start stands
@@ -213,7 +230,9 @@ class Cuts:
             return self._first  # (no fence opens before the first line's end)
         text = self.text
         at = self.before(pos) if before < 0 else before
-        while True:
+        for _ in range(self.SEARCHES):
+            if self._listed is not None:
+                break
             m = _CUT.search(text, at, self._stop)
             if m is None:
                 return -1
@@ -225,13 +244,16 @@ class Cuts:
                 return cut
             else:
                 at = cut
+        listed = self._list()
+        k = bisect.bisect_right(listed, pos)
+        return listed[k] if k < len(listed) else -1
 
 
 class Pieces:
     """The parses of a long text's pieces, between the cut points around the offsets asked
     (:class:`Cuts`), each parsed once."""
 
-    __slots__ = ("cuts", "parses", "starts")
+    __slots__ = ("cuts", "parses", "starts", "whole")
 
     def __init__(
         self, text: str, definitions: bool | None = None, lines: Iterable[int] | None = None
@@ -239,6 +261,7 @@ class Pieces:
         self.cuts = Cuts(text, definitions, lines)
         self.starts: list[int] = []  #: the pieces parsed, by start: their ends and parses
         self.parses: dict[int, tuple[int, CodeParse]] = {}
+        self.whole = False  #: the text has no cut point: every question asks the whole parse
 
     def around(self, pos: int) -> tuple[CodeParse, int] | None:
         """The parse of the piece holding ``pos``, and the piece's start; None when the
@@ -246,10 +269,13 @@ class Pieces:
         k = bisect.bisect_right(self.starts, pos) - 1
         if k >= 0 and pos < (known := self.parses[self.starts[k]])[0]:
             return known[1], self.starts[k]
+        if self.whole:
+            return None
         cuts = self.cuts
         start = cuts.before(pos)
         end = cuts.after(pos, start)
         if start == 0 and end < 0:
+            self.whole = True
             return None
         n = len(cuts.text)
         parse = parse_code(cuts.text[start : n if end < 0 else end], ends_document=end < 0)
