@@ -11,15 +11,14 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
-from itertools import accumulate, chain, compress
+from itertools import accumulate, compress
 from operator import not_
 
 from richout.markdown.definitions import NOT_TEXT_LINE, after_definition
 from richout.markdown.regions import (
     CONTAINER_PREFIX,
-    FENCE_OR_DEEP,
-    FIRST_FENCE_OR_DEEP,
     deep_nesting_at,
+    fence_or_deep_lines,
     too_deep,
 )
 from richout.markdown.spans import LINE_STARTER
@@ -175,14 +174,6 @@ def container_content(text: str, start: int, end: int) -> int | None:
     return None if indent_columns(text, i) >= 4 else i
 
 
-def _fence_or_deep_lines(text: str) -> Iterator[re.Match[str]]:
-    """The matches of :data:`~richout.markdown.regions.FENCE_OR_DEEP`, the first line's
-    included, in order."""
-    first = FIRST_FENCE_OR_DEEP.match(text)
-    found = FENCE_OR_DEEP.finditer(text)
-    return found if first is None else chain((first,), found)
-
-
 class FenceScan:
     """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``
     (the first lone CR's line)."""
@@ -212,7 +203,7 @@ class FenceScan:
         open_start = 0
         # One search finds the lines that may open, close or stop (a fence run after container
         # prefix only) and deep_nesting_at's: a find per run read code spans' runs too.
-        matches: Iterator[re.Match[str]] | None = _fence_or_deep_lines(text)
+        matches: Iterator[re.Match[str]] | None = fence_or_deep_lines(text)
         lines: list[int] = []
         self._lines = lines
         for m in matches or ():
@@ -276,7 +267,7 @@ class FenceScan:
         where the scan stopped: the lines the cut points' scan reads and more
         (:class:`~richout.markdown.regions.Cuts`), so that it searches the text no more."""
         if self._lines is None:
-            self._lines = [m.start(1) for m in _fence_or_deep_lines(self._text)]
+            self._lines = [m.start(1) for m in fence_or_deep_lines(self._text)]
         elif self._rest is not None:
             self._lines += [m.start(1) for m in self._rest]
             self._rest = None

@@ -30,6 +30,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from richout.markdown.engine import CodeParse, parse_code
 
@@ -41,6 +42,7 @@ __all__ = [
     "Pieces",
     "cut_points",
     "deep_nesting_at",
+    "fence_or_deep_lines",
     "too_deep",
 ]
 
@@ -101,11 +103,6 @@ def _indent(line: str) -> int:
 # Each pattern below leads with a line break, which the regex engine finds at C speed
 # (``^`` under ``re.M``, or ``\A|\n``, is tried at every offset: 13 ms/MB); the first line
 # is matched on its own.
-#: What a line the scan must read itself starts with: it may open a top-level fence, or
-#: its container prefix may be deep enough for :func:`too_deep` (nine characters or more).
-_SPECIAL_START = f" {{0,3}}(?:```|~~~)|{_PREFIX_CHAR}{{9,}}"
-_SPECIAL = re.compile(f"\\n(?:{_SPECIAL_START})")
-_FIRST_SPECIAL = re.compile(_SPECIAL_START)
 #: A line that may close a fence opened at column 0, by the fence's character: a run of
 #: it (group 1; as long as the opening run at least), then blanks only (:func:`_fence_close`).
 _CLOSERS = {c: re.compile(f"\\n {{0,3}}({c}{{3,}})[ \\t]*(?=\\n|\\Z)") for c in "`~"}
@@ -122,7 +119,7 @@ def cut_points(text: str) -> list[int]:
 
     Every line after a blank line that opens at column 0 with a non-blank character is a
     cut (:data:`_CUT`, one search), except inside a top-level fence and from where the scan
-    stops. Only the lines that may open a fence or nest deep (:data:`_SPECIAL`) and the
+    stops. Only the lines that may open a fence or nest deep (:func:`fence_or_deep_lines`) and the
     lines inside a fence opened with indentation are read one by one
     (:func:`_fences_and_stop`; a fence at column 0 is closed by a search): a pass over
     every line of a megabyte reply cost 6.6 ms, twice per ``parse_reply``.
@@ -300,7 +297,9 @@ def _fences_and_stop(
     fences: list[tuple[int, int]] = []
     after_fence = 0  # where the lines after the last fence's closing line start
     pos = 0  # where the next line to look at starts
-    for start in _special_lines(text) if lines is None else lines:
+    if lines is None:
+        lines = (m.start(1) for m in fence_or_deep_lines(text))
+    for start in lines:
         if start < pos:
             continue  # (inside a fence)
         end = text.find("\n", start)
@@ -332,12 +331,15 @@ def _fences_and_stop(
     return fences, n + 1
 
 
-def _special_lines(text: str) -> Iterator[int]:
-    """The starts of the lines :func:`_fences_and_stop` reads (:data:`_SPECIAL`), in order."""
-    if _FIRST_SPECIAL.match(text) is not None:
-        yield 0
-    for m in _SPECIAL.finditer(text):
-        yield m.start() + 1
+def fence_or_deep_lines(text: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`FENCE_OR_DEEP`, the first line's included, in order: the lines
+    :class:`~richout.markdown.linescan.FenceScan` reads, and a superset of those
+    :func:`_fences_and_stop` must (any other line opens no fence and nests nothing deep; a
+    line of nine or ten prefix characters, or one whose run follows a marker or four
+    spaces, it reads as a line that does neither)."""
+    first = FIRST_FENCE_OR_DEEP.match(text)
+    found = FENCE_OR_DEEP.finditer(text)
+    return found if first is None else chain((first,), found)
 
 
 def _pipe_in_group(text: str, lo: int, start: int) -> bool:
