@@ -552,9 +552,10 @@ def test_cut_points_equal_the_line_by_line_reading(text: str) -> None:
 def _fence_scan_run_by_run(text: str) -> tuple[list[int], list[int], int]:
     """The fence scan as it read texts before 2026-12-05, one fence run at a time (the next
     three-character run of backticks or tildes, found from the line after the last): the
-    oracle :class:`~richout.markdown.linescan.FenceScan`, which finds the lines it reads with
+    oracle :class:`~richout.markdown.fences.FenceScan`, which finds the lines it reads with
     one search, must equal. Its starts, ends and ``valid_until``."""
-    from richout.markdown.linescan import CONTAINERISH, delimiter_row_follows
+    from richout.markdown.linescan import CONTAINERISH
+    from richout.markdown.tables import delimiter_row_follows
 
     starts: list[int] = []
     ends: list[int] = []
@@ -627,7 +628,7 @@ def test_fence_scan_equals_the_run_by_run_reading(text: str) -> None:
     """The one-search scan finds the fences, the line it stops at and the first line that
     may nest deep (``past_deep``, read in the same search) as the reading it replaced and
     :func:`~richout.markdown.regions.deep_nesting_at` do."""
-    from richout.markdown.linescan import FenceScan
+    from richout.markdown.fences import FenceScan
     from richout.markdown.regions import deep_nesting_at
 
     scan = FenceScan(text)
@@ -654,12 +655,12 @@ def test_a_scan_that_read_every_line_answers_the_deep_question_itself(
     """The deep lines are found in the scan's own search; a second pass over the text
     (0.7 ms a megabyte, once per code map) is left for a scan that stopped early before
     finding one, and for a text without a fence run, which the scan does not search."""
-    from richout.markdown import linescan
+    from richout.markdown import fences
 
-    scan = linescan.FenceScan(text)
-    expected = linescan.deep_nesting_at(text)
+    scan = fences.FenceScan(text)
+    expected = fences.deep_nesting_at(text)
     assert scan.valid_until > len(text) or 0 <= expected < scan.valid_until
-    monkeypatch.setattr(linescan, "deep_nesting_at", lambda _text: pytest.fail("a second pass"))
+    monkeypatch.setattr(fences, "deep_nesting_at", lambda _text: pytest.fail("a second pass"))
     assert [scan.past_deep(p) for p in range(len(text) + 1)] == [
         0 <= expected <= p for p in range(len(text) + 1)
     ]
@@ -668,7 +669,7 @@ def test_a_scan_that_read_every_line_answers_the_deep_question_itself(
 def _check_cuts_around_each_offset(text: str) -> None:
     """Cuts finds each offset's neighbours among cut_points, searching the lines itself or
     handed the fence scan's (a superset of the lines it reads, read past the scan's stop)."""
-    from richout.markdown.linescan import FenceScan
+    from richout.markdown.fences import FenceScan
     from richout.markdown.regions import Cuts, cut_points
 
     cuts = cut_points(text)
@@ -773,8 +774,9 @@ def test_the_runs_between_blank_lines_index_those_lines_as_the_whole_text(text: 
     lines, the two blank lines and the line after the second: the whole text's index
     there, so every run reading answers as it would from the whole index."""
     from richout.markdown.bounds import near_blank_lines
+    from richout.markdown.fences import FenceScan
     from richout.markdown.items import ContainerRuns
-    from richout.markdown.linescan import FenceScan, line_index
+    from richout.markdown.linescan import line_index
 
     starts, blanks, _ = line_index(text)
     scan = FenceScan(text)

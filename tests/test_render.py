@@ -401,9 +401,9 @@ def test_the_tag_layer_asks_the_split_s_map_of_its_text(
     built: list[str] = []
     real = CodeMap.__init__
 
-    def counting(self: CodeMap, text: str) -> None:
+    def counting(self: CodeMap, text: str, like: CodeMap | None = None) -> None:
         built.append(text)
-        real(self, text)
+        real(self, text, like)
 
     monkeypatch.setattr(CodeMap, "__init__", counting)
     text = "x `[[audio_as_voice]]` [[reply_to_current]]\n\n    code [[reply_to:1]]\n\ny `z`\n"

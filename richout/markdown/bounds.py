@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from richout.markdown.linescan import is_blank
 
-__all__ = ["LOOKBACK", "near_blank_lines"]
+__all__ = ["LOOKBACK", "near_blank_lines", "near_line_bounds"]
 
 #: Lines looked at each way before the line index answers (and before an indented line is
 #: left to the parser: :meth:`~richout.markdown.codemap.CodeMap._indented_line`).
@@ -23,6 +23,19 @@ def _previous_line(text: str, line_start: int, reach: int) -> int | None:
     if lf < 0 and end > reach:
         return None
     return lf + 1
+
+
+def near_line_bounds(text: str, pos: int, reach: int) -> tuple[int, int] | None:
+    """Start and end (its ``\\n``, or the text's end) of the line holding ``pos``, when both
+    are within ``reach`` characters of it; None otherwise (a long line: the line index's)."""
+    lf = text.rfind("\n", max(pos - reach, 0), pos)
+    if lf >= 0 or pos <= reach:
+        end = text.find("\n", pos, pos + reach)
+        if end >= 0:
+            return lf + 1, end
+        if pos + reach >= len(text):
+            return lf + 1, len(text)
+    return None
 
 
 def near_blank_lines(

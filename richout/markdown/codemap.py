@@ -31,12 +31,12 @@ from __future__ import annotations
 import bisect
 import re
 
-from richout.markdown.bounds import LOOKBACK, near_blank_lines
+from richout.markdown.bounds import LOOKBACK, near_blank_lines, near_line_bounds
 from richout.markdown.engine import CodeParse, Region, parse_code
+from richout.markdown.fences import FenceScan
 from richout.markdown.items import CONTAINER_FIRST, ContainerRuns, part_reading
 from richout.markdown.linescan import (
     CONTAINER_LINE,
-    FenceScan,
     Runs,
     container_content,
     indent_columns,
@@ -75,6 +75,7 @@ class CodeMap:
         "_first_container",
         "_full",
         "_last_line",
+        "_like",
         "_line_starts",
         "_needs",
         "_para_spans",
@@ -94,9 +95,12 @@ class CodeMap:
     #: Texts this long are parsed piece by piece (cut points ~20 µs a KB, the parse ~700).
     PIECE_MIN = 1024
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, like: CodeMap | None = None) -> None:
+        """``like``: the map of a text this one may share a long prefix with (an earlier
+        stage's), whose fence scan, if built, this one's resumes (:class:`FenceScan`)."""
         self.text = text
         self._src = text = lf_lines(text)  # what every reading below reads
+        self._like = like
         self._needs = needs_code_parse(text)
         self._full: CodeParse | None = None
         self._fences: FenceScan | None = None
@@ -242,7 +246,9 @@ class CodeMap:
     # ------------------------------------------------------------------ fast paths
 
     def _scan(self) -> FenceScan:
-        self._fences = self._fences or FenceScan(self._src)
+        if self._fences is None:
+            like, self._like = self._like, None
+            self._fences = FenceScan(self._src, like._fences if like is not None else None)
         return self._fences
 
     def _index(self) -> list[int]:
@@ -253,20 +259,14 @@ class CodeMap:
 
     def _line_bounds(self, pos: int) -> tuple[int, int]:
         """Start and end (its ``\\n``, or the text's end) of the line holding ``pos``."""
-        text = self._src
         if self._line_starts is None:
             # Most questions are answered by looking near pos; the index is for long lines.
-            reach = self.LOCAL_REACH
-            lf = text.rfind("\n", max(pos - reach, 0), pos)
-            if lf >= 0 or pos <= reach:
-                end = text.find("\n", pos, pos + reach)
-                if end >= 0:
-                    return lf + 1, end
-                if pos + reach >= len(text):
-                    return lf + 1, len(text)
+            near = near_line_bounds(self._src, pos, self.LOCAL_REACH)
+            if near is not None:
+                return near
         starts = self._index()
         k = bisect.bisect_right(starts, pos) - 1
-        end = starts[k + 1] - 1 if k + 1 < len(starts) else len(text)
+        end = starts[k + 1] - 1 if k + 1 < len(starts) else len(self._src)
         return starts[k], end
 
     def _paragraph_bounds(self, line_start: int, line_end: int) -> tuple[int, int]:

@@ -30,7 +30,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from richout.markdown.linescan import FenceScan, is_blank, line_index
+from richout.markdown.fences import FenceScan
+from richout.markdown.linescan import is_blank, line_index
 from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans, quoted_part_spans
 from richout.markdown.spans import (
     LINE_CODE_SPAN,

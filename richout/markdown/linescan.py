@@ -1,34 +1,27 @@
-"""Line scans behind the code map's fast paths: fences, container prefixes, indentation.
+"""Line scans behind the code map's fast paths: container prefixes, indentation, runs.
 
 Each answers one question about lines exactly, or says it cannot (the code map then parses):
-:class:`FenceScan` finds top-level fenced blocks while every fence line starts at column 0,
 :func:`container_content` finds where a line's content starts after block-quote and list
-markers, :func:`indent_columns` measures indentation with tab stops of 4.
+markers, :func:`indent_columns` measures indentation with tab stops of 4 (the fences are
+:class:`~richout.markdown.fences.FenceScan`'s).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
 from itertools import accumulate, compress
 from operator import not_
 
 from richout.markdown.definitions import NOT_TEXT_LINE, after_definition
-from richout.markdown.regions import (
-    CONTAINER_PREFIX,
-    deep_nesting_at,
-    fence_or_deep_lines,
-    too_deep,
-)
+from richout.markdown.regions import CONTAINER_PREFIX
 from richout.markdown.spans import LINE_STARTER
-from richout.markdown.tables import delimiter_row_follows, heads_table
+from richout.markdown.tables import heads_table
 from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
     "CONTAINERISH",
     "CONTAINER_LINE",
-    "FenceScan",
     "Runs",
     "container_content",
     "indent_columns",
@@ -62,7 +55,6 @@ def needs_code_parse(text: str) -> bool:
     return "`" in text or "~" in text or "\t" in text or "    " in text
 
 
-_LONE_CR = re.compile(r"\r(?!\n)")
 #: A line prefix that is only blanks and container markers (block quotes, list items).
 CONTAINERISH = CONTAINER_PREFIX
 
@@ -172,129 +164,6 @@ def container_content(text: str, start: int, end: int) -> int | None:
             return None
         i = spaces
     return None if indent_columns(text, i) >= 4 else i
-
-
-class FenceScan:
-    """Top-level fenced blocks found by a line scan, exact for lines before ``valid_until``
-    (the first lone CR's line)."""
-
-    __slots__ = ("_deep_at", "_lines", "_rest", "_text", "ends", "starts", "valid_until")
-
-    def __init__(self, text: str) -> None:
-        starts: list[int] = []
-        ends: list[int] = []
-        n = len(text)
-        # A lone CR ends a CommonMark line but not one of ours: the lines from the first
-        # one on are left to the parser (the lines before it are lines to both).
-        lone_cr = _LONE_CR.search(text) if "\r" in text else None
-        valid_until = n + 1 if lone_cr is None else text.rfind("\n", 0, lone_cr.start()) + 1
-        self._text = text
-        self._deep_at: int | None = None  # (None: looked for when first asked)
-        self._lines: list[int] | None = None  # every line the search finds (lines())
-        self._rest: Iterator[re.Match[str]] | None = None  # the matches after a stop
-        self.starts = starts
-        self.ends = ends
-        self.valid_until = valid_until
-        if not (contains(text, "```") or contains(text, "~~~")):
-            return  # no fence at all (a streamed part, most often): lines() searches later
-        deep = -1  # the first line found that may nest deep (past_deep)
-        open_char = ""
-        open_len = 0
-        open_start = 0
-        # One search finds the lines that may open, close or stop (a fence run after container
-        # prefix only) and deep_nesting_at's: a find per run read code spans' runs too.
-        matches: Iterator[re.Match[str]] | None = fence_or_deep_lines(text)
-        lines: list[int] = []
-        self._lines = lines
-        for m in matches or ():
-            line_start = m.start(1)
-            prefix, run, rest, deep_prefix = m.group(2, 3, 4, 5)
-            lines.append(line_start)
-            if line_start >= valid_until:
-                break
-            if prefix is None:
-                if deep < 0 and too_deep(deep_prefix):
-                    deep = line_start
-                continue  # no fence run after its prefix
-            if deep < 0 and len(prefix) > 10 and too_deep(prefix):
-                deep = line_start
-            ch = run[0]
-            if open_char:
-                # Inside a top-level fence only a closing fence matters.
-                if (
-                    len(prefix) <= 3
-                    and not prefix.strip(" ")
-                    and ch == open_char
-                    and len(run) >= open_len
-                    and not rest.strip(" \t\r")
-                ):
-                    line_end = line_start + len(prefix) + len(run) + len(rest)
-                    starts.append(open_start)
-                    ends.append(line_end - 1 if rest.endswith("\r") else line_end)
-                    open_char = ""
-            elif not prefix:
-                line_end = line_start + len(run) + len(rest)
-                if "|" in rest and (
-                    line_end + 1 >= valid_until or delimiter_row_follows(text, line_end)
-                ):
-                    # The table rule runs before the fence rule: this may be a table header.
-                    # (From the first lone CR on, the next line is not ours to read.)
-                    valid_until = line_start
-                    break
-                # A backtick in a backtick fence's info string makes paragraph text.
-                if ch != "`" or "`" not in rest:
-                    open_char = ch
-                    open_len = len(run)
-                    open_start = line_start
-            else:
-                # Indented or inside a container: nesting decides, the scan cannot.
-                valid_until = line_start
-                break
-        else:
-            matches = None
-            self._deep_at = deep  # every line was read: the deep question is answered too
-        self._rest = matches
-        if deep >= 0:
-            self._deep_at = deep
-        if open_char:
-            starts.append(open_start)
-            ends.append(n)
-        self.valid_until = valid_until
-
-    def lines(self) -> list[int]:
-        """The starts of every line the scan's search finds (a fence run after container
-        prefix characters only, or a prefix that may nest deep), in order, read on past
-        where the scan stopped: the lines the cut points' scan reads and more
-        (:class:`~richout.markdown.regions.Cuts`), so that it searches the text no more."""
-        if self._lines is None:
-            self._lines = [m.start(1) for m in fence_or_deep_lines(self._text)]
-        elif self._rest is not None:
-            self._lines += [m.start(1) for m in self._rest]
-            self._rest = None
-        return self._lines
-
-    def past_deep(self, pos: int) -> bool:
-        """Is ``pos`` at or after a line whose containers may nest to the parser's limit
-        (:func:`~richout.markdown.regions.deep_nesting_at`)? There markdown-it-py stops
-        reading blocks (in a list item, to the text's end), so a local reading's "code"
-        from there on is the parse's to confirm; its "not code" stands, the parse reading
-        less there, never more. Found on the first such question: most texts ask none."""
-        if self._deep_at is None:
-            self._deep_at = deep_nesting_at(self._text)
-        return 0 <= self._deep_at <= pos
-
-    def block_end(self, pos: int) -> int | None:
-        """The end of the fenced block holding ``pos``, or None when no block holds it."""
-        k = bisect.bisect_right(self.starts, pos) - 1
-        return self.ends[k] if k >= 0 and pos < self.ends[k] else None
-
-    def overlaps(self, start: int, end: int) -> bool:
-        """Does a fenced block overlap ``[start, end)``?"""
-        k = bisect.bisect_right(self.starts, start) - 1
-        if k >= 0 and start < self.ends[k]:
-            return True
-        k += 1
-        return k < len(self.starts) and self.starts[k] < end
 
 
 #: A thematic break's characters (a whole line of them).

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import bisect
 
-from richout.markdown.linescan import FenceScan, is_blank
+from richout.markdown.fences import FenceScan
+from richout.markdown.linescan import is_blank
 from richout.markdown.spans import (
     LINE_STARTER,
     code_spans_in,

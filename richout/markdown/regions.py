@@ -61,7 +61,7 @@ _DEEP = 40
 #: a line break: a leading literal the regex engine finds at C speed, where ``(?m)^`` tried
 #: every offset (8.6 against 1.3 ms/MB; 7 µs on a corpus reply, a tenth of its cost).
 _DEEP_CANDIDATE = re.compile(f"\\n({_PREFIX_CHAR}{{11,}})")
-#: The lines :class:`~richout.markdown.linescan.FenceScan` reads, in one pass: a line whose
+#: The lines :class:`~richout.markdown.fences.FenceScan` reads, in one pass: a line whose
 #: first fence run follows blanks and container markers only (group 2: those, 3: the run,
 #: 4: the rest of the line), else one whose prefix of them may nest deep (group 5); group 1
 #: (empty) marks the line's start. After a line break; the first line's own pattern below.
@@ -162,7 +162,7 @@ class Cuts:
     ) -> None:
         """``definitions``: whether ``text`` holds ``]:`` (looked for when not given);
         ``lines``: the starts of a superset of the lines that may open a fence or nest deep,
-        in order (:meth:`~richout.markdown.linescan.FenceScan.lines`; searched for when
+        in order (:meth:`~richout.markdown.fences.FenceScan.lines`; searched for when
         not given)."""
         self.text = text
         if "\r" in text or ("]:" in text if definitions is None else definitions):
@@ -333,7 +333,7 @@ def _fences_and_stop(
 
 def fence_or_deep_lines(text: str) -> Iterator[re.Match[str]]:
     """The matches of :data:`FENCE_OR_DEEP`, the first line's included, in order: the lines
-    :class:`~richout.markdown.linescan.FenceScan` reads, and a superset of those
+    :class:`~richout.markdown.fences.FenceScan` reads, and a superset of those
     :func:`_fences_and_stop` must (any other line opens no fence and nests nothing deep; a
     line of nine or ten prefix characters, or one whose run follows a marker or four
     spaces, it reads as a line that does neither)."""

@@ -277,9 +277,11 @@ def fused_split(
     *,
     segments: bool,
     tag_runs: list[TagStages] | None,
+    cmap: CodeMap | None = None,
 ) -> MediaSplit:
     """What the walked split (``pipeline._walked_split``) gives without explanations when
-    the walk would only remove the ``found`` lines (at least one) and count its references:
+    the walk would only remove the ``found`` lines (at least one) and count its references
+    (``cmap``: ``raw``'s code map, which the tag pass's resumes):
     the text they leave, the tag pass (the walk consumed lines, so it runs), the trim and
     the segments."""
     cuts = found.cuts
@@ -290,7 +292,7 @@ def fused_split(
         tagged, audio, _ = read_tags(
             visible,
             raw,
-            None,
+            cmap,
             profile,
             walked=True,
             preserve=False,

@@ -154,7 +154,14 @@ def run_split(
             found = fused_cuts(raw, profile, cmap, first)
             if found is not None and found.cuts:
                 return fused_split(
-                    raw, found, profile, audio_on, explainer, segments=segments, tag_runs=tag_runs
+                    raw,
+                    found,
+                    profile,
+                    audio_on,
+                    explainer,
+                    segments=segments,
+                    tag_runs=tag_runs,
+                    cmap=cmap,
                 )
             if found is not None and strips_no_audio_tag(raw, audio_on, profile):
                 return _kept_whole(raw, explainer, segments)

@@ -67,13 +67,15 @@ def read_tags(
     """The tag pass over the walked text: the text it leaves, the audio flag, and its
     ``Directives`` result (None when :func:`tag_pass_shortcut` answered for it, or under
     profile ``next`` without explanations, where the stages run directly). ``raw_map`` is
-    the code map of the walked reply ``raw``, when one was built.
+    the code map of the walked reply ``raw``, when one was built: the map of ``visible``
+    when the two are equal, else the map its fence scan resumes from.
 
     With ``preserve`` the tags are read in the text before its trailing whitespace, which
     then ends the result unchanged.
     """
     core = js_rtrim(visible) if preserve else visible
     cmap = raw_map if core == raw else None
+    like = raw_map if cmap is None else None
     release = profile.normalize_rewritten_whitespace
     if not explain:
         # A view's tag layer reuses the stages' reading (tag_runs): then they run.
@@ -87,7 +89,7 @@ def read_tags(
             # directly, and a view's tag layer may reuse their reading (TagStages.reusing).
             run = TagStages(
                 core,
-                StageCode(core, cmap),
+                StageCode(core, cmap, like),
                 Sink(core, True, False, False),
                 True,
                 False,
@@ -99,7 +101,12 @@ def read_tags(
     if explain and not release:
         # The explanation below reads the findings as tuples: no record per finding here.
         directives = stage_tags(
-            core, strip_audio=True, strip_reply=False, code_map=cmap, tag_runs=tag_runs
+            core,
+            strip_audio=True,
+            strip_reply=False,
+            code_map=cmap,
+            like=like,
+            tag_runs=tag_runs,
         )
     else:
         directives = parse_directives(

@@ -41,6 +41,7 @@ class StageCode:
         "_fences",
         "_gaps",
         "_indent",
+        "_like",
         "_line_start",
         "_lines",
         "_map",
@@ -51,9 +52,15 @@ class StageCode:
         "text",
     )
 
-    def __init__(self, text: str, code_map: CodeMap | None = None) -> None:
+    def __init__(
+        self, text: str, code_map: CodeMap | None = None, like: StageCode | CodeMap | None = None
+    ) -> None:
+        """``code_map``: a map of exactly ``text``. ``like``: the code of the text this one
+        was made from (a stage's input), whose map, when one was built, this one's fence scan
+        resumes where the texts agree (:class:`~richout.markdown.fences.FenceScan`)."""
         self.text = text
         self._map = code_map
+        self._like = like
         self._fences: bool | None = None
         self._indent: bool | None = None
         self._gaps: TickGaps | None = None  # built on the first question that needs it
@@ -74,7 +81,12 @@ class StageCode:
     def map(self) -> CodeMap:
         """The code map of the text (built once)."""
         if self._map is None:
-            self._map = CodeMap(self.text)
+            like, self._like = self._like, None
+            self._map = CodeMap(self.text, like.built() if isinstance(like, StageCode) else like)
+        return self._map
+
+    def built(self) -> CodeMap | None:
+        """The code map, when a question built it (or the caller gave it), else None."""
         return self._map
 
     # ------------------------------------------------------------------ text facts

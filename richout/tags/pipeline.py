@@ -108,7 +108,7 @@ def _current_tags_only(text: str, code: StageCode) -> PartTags | None:
         sites.append((at, end))
         at = text.find(_CURRENT, end)
     text3, _ = close_sites(text, sites, with_patch=False)
-    code3 = StageCode(text3)
+    code3 = StageCode(text3, like=code)
     final, _ = normalize_boundaries(text3, code3.in_code, code3.owns_tail, with_patch=False)
     return PartTags(final, False, False, True, None, True, [])
 
@@ -128,6 +128,7 @@ def stage_tags(
     strip_reply: bool,
     current_message_id: str | None = None,
     code_map: CodeMap | None = None,
+    like: CodeMap | None = None,
     tag_runs: list[TagStages] | None = None,
 ) -> Directives:
     """``parse_directives(text, explain=True)`` (profile ``next``) for a stage inside
@@ -135,13 +136,15 @@ def stage_tags(
     own, and the findings are left to the next stage (:func:`~richout.models.diagnostics.
     findings_of`), which builds one record per finding over its own input. The run is
     appended to ``tag_runs`` (when given) for a view's tag layer to reuse. ``code_map``, when
-    given, was built for exactly ``text``."""
+    given, was built for exactly ``text``; ``like``, for the text ``text`` was made from
+    (:class:`~richout.tags.code.StageCode`)."""
     if not has_double_bracket(text):
         out, patch = untagged(text, code_map)
         return Directives.explained(text=out, edits=edit_records(patch))
     sink = Sink(text, strip_audio, strip_reply, True)
     record = tag_runs is not None
-    run = TagStages(text, StageCode(text, code_map), sink, strip_audio, strip_reply, record=record)
+    code = StageCode(text, code_map, like)
+    run = TagStages(text, code, sink, strip_audio, strip_reply, record=record)
     if tag_runs is not None:
         tag_runs.append(run)
     return run.deferred(current_message_id)
@@ -204,7 +207,7 @@ class TagStages:
         to_input: OffsetMap
         if strip_audio and audio:
             text2, patch1 = close_sites(text, audio)
-            code2 = StageCode(text2)
+            code2 = StageCode(text2, like=code1)
             to_input = offset_mapper(patch1)
         else:
             text2, patch1, code2, to_input = text, [], code1, identity
@@ -232,7 +235,7 @@ class TagStages:
             text3, patch2 = close_sites(
                 text2, [(r.start, r.end) for r in replies], with_patch=with_patch
             )
-            code3 = StageCode(text3)
+            code3 = StageCode(text3, like=code2)
         else:
             text3, patch2, code3 = text2, [], code2
         self.text3, self.patch2 = text3, patch2

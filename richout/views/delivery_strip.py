@@ -62,14 +62,17 @@ def _trim_preserving_code(text: str) -> tuple[int, int]:
     return keep, len(js_rtrim(text))
 
 
-def strip_for_delivery(text: str, code_map: CodeMap | None = None) -> Strip:
+def strip_for_delivery(
+    text: str, code_map: CodeMap | None = None, like: CodeMap | None = None
+) -> Strip:
     """TAGS.md §7.1 with its patch; see :func:`delivery_strip`. ``code_map``: a map of
-    exactly ``text`` an earlier stage may have parsed already."""
+    exactly ``text`` an earlier stage may have parsed already; ``like``: a map of the text
+    ``text`` was made from (:class:`~richout.markdown.codemap.CodeMap`)."""
     if not has_double_bracket(text):
         return Strip(text, [], ())
     n = len(text)
     reader = ReplyTagReader(text)
-    code = CodeMap(text) if code_map is None else code_map
+    code = CodeMap(text, like) if code_map is None else code_map
     blocks = may_have_blocks(text)
     pieces: list[tuple[int, int, str | None]] = []
     removed: list[Removed] = []

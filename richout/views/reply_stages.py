@@ -53,10 +53,14 @@ def run_stages(
         # strip: when no reply tag is removed, the strip reads the same text (the map is
         # built lazily; one parse at most).
         shared = prior.map_of(split.text) if prior is not None else None
-        cmap = CodeMap(split.text) if shared is None else shared
+        if shared is None:
+            # The split's text is its tag pass's, trimmed: the scan there resumes (FenceScan).
+            cmap = CodeMap(split.text, prior.code2.built() if prior is not None else None)
+        else:
+            cmap = shared
         directives = reply_tags(split.text, current_message_id, explain, prior, cmap)
         if directives is not None and directives.has_reply_tag:
-            strip = strip_for_delivery(directives.text)
+            strip = strip_for_delivery(directives.text, like=cmap)
         else:
             strip = strip_for_delivery(split.text, cmap)
     rule = silent_rule(strip.text, silent_token)
