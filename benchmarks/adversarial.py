@@ -186,6 +186,16 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "fenced_blocks_then_tag": lambda n: (
         "```\nx\n```\n\n" * n + "a `[[reply_to_current]]` b [[reply_to_current]]\nMEDIA:/a.png\n"
     ),
+    # 2026-12-05 (twenty-ninth stop): the same edits before the blocks, and amid them: each
+    # stage's fence scan takes over its parent's reading after the edit, not only before it
+    "tag_then_fenced_blocks": lambda n: (
+        "MEDIA:/a.png\na `[[reply_to_current]]` b [[reply_to_current]]\n" + "```\nx\n```\n\n" * n
+    ),
+    "fenced_blocks_tag_fenced_blocks": lambda n: (
+        "```\nx\n```\n\n" * (n // 2)
+        + "MEDIA:/a.png\na `[[reply_to_current]]` b [[reply_to_current]]\n"
+        + "```\nx\n```\n\n" * (n // 2)
+    ),
     "bracket_run": lambda n: "[" * n,
     "current_tag_run": lambda n: "[[reply_to_current]]" * n,
     "regrouped_root_tokens": lambda n: "MEDIA:" + " /" * n,

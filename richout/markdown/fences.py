@@ -1,6 +1,11 @@
 """The fence scan: top-level fenced blocks found line by line, exact while every fence line
-starts at column 0, and resumable from a scan of an earlier stage's text (the code map's
-fast path for MEDIA lines and the first step of its cut points).
+starts at column 0 (the code map's fast path for MEDIA lines and the first step of its cut
+points).
+
+A pipeline scans a text per stage, each an edit of the one before: a stage's scan takes
+over its parent's reading where the two texts agree, before the first difference (it
+resumes there) and after the last (once its state equals the parent's there, the rest is
+the parent's, shifted), and reads only the lines between.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from richout.markdown.regions import (
 )
 from richout.markdown.tables import delimiter_row_follows
 from richout.text.chars import contains
-from richout.text.derive import common_prefix
+from richout.text.derive import common_prefix, common_suffix
 
 __all__ = ["FenceScan"]
 
@@ -34,11 +39,15 @@ class FenceScan:
     #: A text shorter than this is scanned whole, never resumed from a prior scan: the
     #: common-prefix search and the state's rebuilding cost about what its scan does.
     RESUME_MIN = 4096
+    #: Lines tried for taking over the prior scan's rest before the scan reads on alone (an
+    #: edit that opens a fence flips every later line's state: they never agree again).
+    SYNC_TRIES = 16
 
     def __init__(self, text: str, prior: FenceScan | None = None) -> None:
-        """Scan ``text``; ``prior``: a scan of a text that may share a long prefix with it
-        (a stage's text before its edits), whose reading of the lines before the first
-        difference is taken over rather than read again (:func:`_resume_state`).
+        """Scan ``text``; ``prior``: a scan of a text it may mostly agree with (a stage's
+        text before its edits), whose reading of the lines before the first difference
+        (:func:`_resume_state`) and after the last (:meth:`_take_rest`) is taken over rather
+        than read again.
 
         Long because the scan's loop keeps its state in locals: a fence line costs a
         fraction of a microsecond, and a method call per line would double it."""
@@ -68,7 +77,14 @@ class FenceScan:
         # prefix only) and deep_nesting_at's: a find per run read code spans' runs too.
         matches: Iterator[re.Match[str]] | None
         lines: list[int]
-        state = None if prior is None else _resume_state(text, prior, valid_until)
+        state = None
+        sync_at = n + 1  # the first line whose reading may be the prior's (_prior_block)
+        shift = tries = 0
+        agreed = None if prior is None else _agreement(text, prior)
+        if agreed is not None:
+            assert prior is not None
+            same, shift, sync_at = agreed
+            state = _resume_state(text, prior, valid_until, same)
         if state is None:
             matches = fence_or_deep_lines(text)
             lines = []
@@ -89,6 +105,14 @@ class FenceScan:
             lines.append(line_start)
             if line_start >= valid_until:
                 break
+            if line_start >= sync_at:
+                assert prior is not None  # (sync_at is past the text without one)
+                k = _prior_block(prior, line_start - shift, open_char, open_len)
+                if k is not None:
+                    self._take_rest(prior, line_start, shift, k=k, open_start=open_start, deep=deep)
+                    return
+                tries += 1
+                sync_at = line_start + 1 if tries < self.SYNC_TRIES else n + 1
             if prefix is None:
                 if deep < 0 and too_deep(deep_prefix):
                     deep = line_start
@@ -138,6 +162,37 @@ class FenceScan:
             ends.append(n)
         self.valid_until = valid_until
 
+    def _take_rest(
+        self, prior: FenceScan, line_start: int, shift: int, *, k: int, open_start: int, deep: int
+    ) -> None:
+        """End the scan at ``line_start``, a line in the part both texts end with, where its
+        state is ``prior``'s at the same line (``prior``'s block ``k`` is the first not closed
+        before it: :func:`_prior_block`): every later line reads as there, so the rest of
+        the reading is ``prior``'s, ``shift`` characters on. ``open_start``, ``deep``: this
+        scan's open block (it closes where ``prior``'s did) and first deep line."""
+        at = line_start - shift
+        starts, ends = self.starts, self.ends
+        if k < len(prior.starts) and prior.starts[k] < at:
+            starts.append(open_start)
+            ends.append(prior.ends[k] + shift)
+            k += 1
+        starts += [a + shift for a in prior.starts[k:]]
+        ends += [b + shift for b in prior.ends[k:]]
+        found = prior._lines
+        lines = self._lines
+        assert found is not None and lines is not None  # (both scans read lines)
+        lines.pop()  # this line, which prior's list holds too
+        lines += [a + shift for a in found[bisect.bisect_left(found, at) :]]
+        # prior's search stopped where its scan did: this one's rest is searched for anew.
+        self._rest = None if prior._rest is None else FENCE_OR_DEEP.finditer(self._text, lines[-1])
+        self.valid_until = prior.valid_until + shift
+        was = prior._deep_at  # (None, or -1: none in prior's text, or its first deep line)
+        if deep >= 0:
+            self._deep_at = deep
+        elif was is not None and (was < 0 or was >= at):
+            self._deep_at = was if was < 0 else was + shift
+        # else prior's first deep line is in the part it alone has: looked for when asked
+
     def lines(self) -> list[int]:
         """The starts of every line the scan's search finds (a fence run after container
         prefix characters only, or a prefix that may nest deep), in order, read on past
@@ -174,29 +229,53 @@ class FenceScan:
         return k < len(self.starts) and self.starts[k] < end
 
 
+def _agreement(text: str, prior: FenceScan) -> tuple[int, int, int] | None:
+    """How ``text`` agrees with ``prior``'s: the length of their common prefix, the shift
+    of their common suffix (its length in ``text`` less in ``prior``'s text), and where the
+    lines of ``text`` whose line break before them is in that suffix start. None when
+    nothing is to be taken over: ``text`` is short, or ``prior`` read no line (its text
+    holds no fence run)."""
+    if len(text) < FenceScan.RESUME_MIN or not prior._read:
+        return None
+    old = prior._text
+    same = common_prefix(old, text)
+    back = common_suffix(old, text, min(len(old), len(text)) - same)
+    return same, len(text) - len(old), len(text) - back + 1 if back else len(text) + 1
+
+
+def _prior_block(prior: FenceScan, at: int, open_char: str, open_len: int) -> int | None:
+    """The first of ``prior``'s blocks not closed before its line ``at``, when its scan read
+    that line and was then in the state given (no block open, or one opened by a run of
+    ``open_len`` of ``open_char``); None otherwise."""
+    if at >= prior.valid_until:
+        return None
+    k = bisect.bisect_left(prior.ends, at)
+    if not (k < len(prior.starts) and prior.starts[k] < at):
+        return None if open_char else k
+    start = prior.starts[k]
+    old = prior._text
+    opener = _FENCE_RUN.match(old, start)
+    assert opener is not None  # an opening fence line starts with its run
+    return k if old[start] == open_char and opener.end() - start == open_len else None
+
+
 #: What a resumed scan starts from: where it resumes, the blocks before, the lines read, the
 #: first deep line (-1: none), the open block's start (-1: none).
 _State = tuple[int, list[int], list[int], list[int], int, int]
 
 
-def _resume_state(text: str, prior: FenceScan, valid_until: int) -> _State | None:
+def _resume_state(text: str, prior: FenceScan, valid_until: int, same: int) -> _State | None:
     """Where ``prior``'s reading of its text holds for ``text`` too, and what it read there,
-    or None (scan ``text`` whole).
+    or None (scan ``text`` from its start). ``same``: the length of the texts' common prefix.
 
-    The two texts agree up to their common prefix. A line's reading depends on it and, for a
-    possible table header, on the next line; so every line that starts before the line
-    preceding the first difference's is read alike in both, and the scan resumes at that
-    line with ``prior``'s state there: the blocks closed before it, the block open across it
-    (its run is read again from its opening line), the lines found and the first deep line
-    before it. Only when ``prior`` read every line up to there, and no lone CR stops the
-    new scan before it (a resumed reading must be a reading the whole scan would make).
+    A line's reading depends on it and, for a possible table header, on the next line; so
+    every line that starts before the line preceding the first difference's is read alike
+    in both, and the scan resumes at that line with ``prior``'s state there: the blocks
+    closed before it, the block open across it (its run is read again from its opening
+    line), the lines found and the first deep line before it. Only when ``prior`` read
+    every line up to there, and no lone CR stops the new scan before it (a resumed reading
+    must be a reading the whole scan would make).
     """
-    old = prior._text
-    if len(text) < FenceScan.RESUME_MIN or not prior._read or prior._lines is None:
-        return None
-    same = common_prefix(old, text)
-    if same < FenceScan.RESUME_MIN:
-        return None
     line = text.rfind("\n", 0, same) + 1  # the line holding the first difference
     resume = text.rfind("\n", 0, line - 1) + 1 if line > 0 else 0
     if resume <= 0 or prior.valid_until <= resume or valid_until <= resume:
@@ -204,6 +283,7 @@ def _resume_state(text: str, prior: FenceScan, valid_until: int) -> _State | Non
     k = bisect.bisect_left(prior.ends, resume)  # blocks whose closing line is before
     open_start = prior.starts[k] if k < len(prior.starts) and prior.starts[k] < resume else -1
     found = prior._lines
+    assert found is not None  # (prior read its lines)
     lines = found[: bisect.bisect_left(found, resume)]
     deep = prior._deep_at
     first_deep = deep if deep is not None and 0 <= deep < resume else -1

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from richout.media.lines import LineChange
 from richout.models import Segment, media_segment, text_segment
 from richout.text.chars import JS_WS, JS_WS_NO_BREAK, JS_WS_SET, BlankLineRun, LineBreaks, js_trim
-from richout.text.derive import cleaned_pieces, common_prefix
+from richout.text.derive import cleaned_pieces, common_prefix, common_suffix
 from richout.text.patch import Patch, apply, patch_from_pieces
 
 __all__ = ["BLANK_LINES_LF", "build_segments", "drop_ws_only_lines", "walked_text"]
@@ -117,7 +117,7 @@ def _narrow_edit(raw: str, start: int, end: int, repl: str) -> tuple[int, int, s
     """Shrink a replacement of ``raw[start:end]`` by its common prefix and suffix."""
     old = raw[start:end]
     p = common_prefix(old, repl)
-    q = common_prefix(old[p:][::-1], repl[p:][::-1])
+    q = common_suffix(old, repl, min(len(old), len(repl)) - p)
     return start + p, end - q, repl[p : len(repl) - q]
 
 

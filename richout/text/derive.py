@@ -15,7 +15,7 @@ from richout.text.chars import BLANK_RUN as _BLANK_RUN
 from richout.text.chars import JS_WS, JS_WS_CLASS
 from richout.text.patch import Edit, Patch
 
-__all__ = ["cleaned_pieces", "common_prefix", "diff_patch", "spacing_patch"]
+__all__ = ["cleaned_pieces", "common_prefix", "common_suffix", "diff_patch", "spacing_patch"]
 
 
 def cleaned_pieces(
@@ -246,6 +246,23 @@ def common_prefix(a: str, b: str) -> int:
     return p
 
 
+def common_suffix(a: str, b: str, limit: int) -> int:
+    """Length of the common suffix of ``a`` and ``b``, at most ``limit`` (block compares from
+    the ends, growing and shrinking as :func:`common_prefix`'s; no reversed copies)."""
+    la, lb = len(a), len(b)
+    limit = min(limit, la, lb)
+    p = 0
+    step = 256
+    while p + step <= limit and a[la - p - step : la - p] == b[lb - p - step : lb - p]:
+        p += step
+        step *= 4
+    while step:
+        while p + step <= limit and a[la - p - step : la - p] == b[lb - p - step : lb - p]:
+            p += step
+        step //= 4
+    return p
+
+
 def diff_patch(before: str, after: str) -> Patch:
     """One edit turning ``before`` into ``after``: the span between their common ends.
 
@@ -255,5 +272,5 @@ def diff_patch(before: str, after: str) -> Patch:
     if before == after:
         return []
     p = common_prefix(before, after)
-    q = common_prefix(before[p:][::-1], after[p:][::-1])
+    q = common_suffix(before, after, min(len(before), len(after)) - p)
     return [Edit(p, len(before) - q, before[p : len(before) - q], after[p : len(after) - q])]
