@@ -96,8 +96,8 @@ class CodeMap:
     PIECE_MIN = 1024
 
     def __init__(self, text: str, like: CodeMap | None = None) -> None:
-        """``like``: the map of a text this one may share a long prefix with (an earlier
-        stage's), whose fence scan, if built, this one's resumes (:class:`FenceScan`)."""
+        """``like``: the map of a text this one may mostly agree with (an earlier stage's),
+        whose fence scan, if built, this one's takes over where they agree (FenceScan)."""
         self.text = text
         self._src = text = lf_lines(text)  # what every reading below reads
         self._like = like
