@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator
+from typing import Final
 
 from richout.markdown.regions import (
     FENCE_OR_DEEP,
@@ -38,10 +39,10 @@ class FenceScan:
 
     #: A text shorter than this is scanned whole, never resumed from a prior scan: the
     #: common-prefix search and the state's rebuilding cost about what its scan does.
-    RESUME_MIN = 4096
+    RESUME_MIN: Final = 4096
     #: Lines tried for taking over the prior scan's rest before the scan reads on alone (an
     #: edit that opens a fence flips every later line's state: they never agree again).
-    SYNC_TRIES = 16
+    SYNC_TRIES: Final = 16
 
     def __init__(self, text: str, prior: FenceScan | None = None) -> None:
         """Scan ``text``; ``prior``: a scan of a text it may mostly agree with (a stage's
