@@ -1,11 +1,12 @@
-"""A fence scan resumed from an earlier stage's scan reads as a scan of the whole text.
+"""A fence scan that takes over an earlier stage's reading reads as a scan of the whole text.
 
 A pipeline builds a code map per stage text (the reply, the text its directive lines left,
 then its tags), each a small edit of the one before; a stage's fence scan takes over its
-parent's reading of the lines before the first difference (:class:`FenceScan` with
-``prior``). These tests compare every resumed scan with a fresh one: the blocks, where the
-scan stops, the lines its search found and the first deep line; and they check the resume
-really happens (a comparison of two fresh scans would pass whatever the resume did).
+parent's reading of the lines before the first difference and, once their states agree,
+after the last (:class:`FenceScan` with ``prior``). These tests compare every such scan
+with a fresh one: the blocks, where the scan stops, the lines its search found and the
+first deep line; and they check that the reading really is taken over, and where (a
+comparison of two fresh scans would pass whatever the take-over did).
 """
 
 from __future__ import annotations
