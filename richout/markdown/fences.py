@@ -94,10 +94,7 @@ class FenceScan:
             starts += closed_starts
             ends += closed_ends
             if open_start >= 0:
-                opener = _FENCE_RUN.match(text, open_start)
-                assert opener is not None  # an opening fence line starts with its run
-                open_char = text[open_start]
-                open_len = opener.end() - open_start
+                open_char, open_len = _opener(text, open_start)
             matches = FENCE_OR_DEEP.finditer(text, resume - 1)
         self._lines = lines
         for m in matches or ():
@@ -110,7 +107,8 @@ class FenceScan:
                 assert prior is not None  # (sync_at is past the text without one)
                 k = _prior_block(prior, line_start - shift, open_char, open_len)
                 if k is not None:
-                    self._take_rest(prior, line_start, shift, k=k, open_start=open_start, deep=deep)
+                    opened = open_start if open_char else -1
+                    self._take_rest(prior, line_start, shift, k=k, open_start=opened, deep=deep)
                     return
                 tries += 1
                 sync_at = line_start + 1 if tries < self.SYNC_TRIES else n + 1
@@ -170,10 +168,11 @@ class FenceScan:
         state is ``prior``'s at the same line (``prior``'s block ``k`` is the first not closed
         before it: :func:`_prior_block`): every later line reads as there, so the rest of
         the reading is ``prior``'s, ``shift`` characters on. ``open_start``, ``deep``: this
-        scan's open block (it closes where ``prior``'s did) and first deep line."""
+        scan's open block (-1: none; it closes where ``prior``'s block ``k`` did) and first
+        deep line."""
         at = line_start - shift
         starts, ends = self.starts, self.ends
-        if k < len(prior.starts) and prior.starts[k] < at:
+        if open_start >= 0:
             starts.append(open_start)
             ends.append(prior.ends[k] + shift)
             k += 1
@@ -241,7 +240,7 @@ def _agreement(text: str, prior: FenceScan) -> tuple[int, int, int] | None:
     old = prior._text
     same = common_prefix(old, text)
     back = common_suffix(old, text, min(len(old), len(text)) - same)
-    return same, len(text) - len(old), len(text) - back + 1 if back else len(text) + 1
+    return same, len(text) - len(old), len(text) - back + 1
 
 
 def _prior_block(prior: FenceScan, at: int, open_char: str, open_len: int) -> int | None:
@@ -250,14 +249,24 @@ def _prior_block(prior: FenceScan, at: int, open_char: str, open_len: int) -> in
     ``open_len`` of ``open_char``); None otherwise."""
     if at >= prior.valid_until:
         return None
-    k = bisect.bisect_left(prior.ends, at)
-    if not (k < len(prior.starts) and prior.starts[k] < at):
+    k, start = _open_at(prior, at)
+    if start < 0:
         return None if open_char else k
-    start = prior.starts[k]
-    old = prior._text
-    opener = _FENCE_RUN.match(old, start)
-    assert opener is not None  # an opening fence line starts with its run
-    return k if old[start] == open_char and opener.end() - start == open_len else None
+    return k if _opener(prior._text, start) == (open_char, open_len) else None
+
+
+def _open_at(scan: FenceScan, at: int) -> tuple[int, int]:
+    """The first of ``scan``'s blocks not closed before its line ``at`` (its closing line
+    is not before it), and that block's start when it opened before ``at`` (-1: none open)."""
+    k = bisect.bisect_left(scan.ends, at)
+    return k, scan.starts[k] if k < len(scan.starts) and scan.starts[k] < at else -1
+
+
+def _opener(text: str, start: int) -> tuple[str, int]:
+    """The character and length of the run opening the fence line at ``start``."""
+    run = _FENCE_RUN.match(text, start)
+    assert run is not None  # an opening fence line starts with its run
+    return text[start], run.end() - start
 
 
 #: What a resumed scan starts from: where it resumes, the blocks before, the lines read, the
@@ -281,8 +290,7 @@ def _resume_state(text: str, prior: FenceScan, valid_until: int, same: int) -> _
     resume = text.rfind("\n", 0, line - 1) + 1 if line > 0 else 0
     if resume <= 0 or prior.valid_until <= resume or valid_until <= resume:
         return None
-    k = bisect.bisect_left(prior.ends, resume)  # blocks whose closing line is before
-    open_start = prior.starts[k] if k < len(prior.starts) and prior.starts[k] < resume else -1
+    k, open_start = _open_at(prior, resume)  # (blocks before k closed before it)
     found = prior._lines
     assert found is not None  # (prior read its lines)
     lines = found[: bisect.bisect_left(found, resume)]
