@@ -13,7 +13,7 @@ import richout
 import richout.text.patch as patch_module
 from richout.media.lines import leftover_text
 from richout.text.chars import collapse_blank_runs
-from richout.text.derive import cleaned_pieces, spacing_patch
+from richout.text.derive import _cleaned_in_general, cleaned_pieces, spacing_patch
 from richout.text.patch import (
     Edit,
     Patch,
@@ -239,6 +239,22 @@ def test_cleaned_pieces_rebuild_the_cleaned_line_from_its_own_characters(
             p = to_input(i)
             assert src[p] == ch
             assert ch == " " or any(a + pad <= p < b + pad for a, b in kept)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(cleaned_line(), st.integers(0, 3), st.integers(0, 5), st.integers(0, 3))
+def test_cleaned_pieces_of_one_stretch_equal_the_general_steps(
+    case: tuple[str, list[tuple[int, int]], str], pad: int, base: int, limit: int
+) -> None:
+    """The shortcut for one kept stretch with nothing to trim or collapse gives the general
+    steps' replacements exactly, limit included (the general steps are asked directly)."""
+    line, kept, sep = case
+    src = "<" * pad + line + ">"
+    start, end = pad, pad + len(line)
+    shifted = [(a + pad - base, b + pad - base) for a, b in kept[:1]]
+    args = (src, start, end, shifted)
+    expected = _cleaned_in_general(*args, base=base, sep=sep, limit=limit)
+    assert cleaned_pieces(*args, base=base, sep=sep, limit=limit) == expected
 
 
 def test_cleaned_pieces_keep_a_tag_after_a_dropped_reference_in_place() -> None:
