@@ -278,6 +278,83 @@ def test_a_long_table_with_code_spans_and_tags_is_read_without_a_parse(
     assert parses == []
 
 
+_ROWS = ["| `x` [[reply_to_current]] | y |", "| a | `b` |", "| `c` | [[reply_to_current]] |"]
+
+
+def _counting_cells(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The rows :func:`~richout.markdown.tables.cell_spans` reads, as its callers call it."""
+    from richout.markdown import quotes, tables
+
+    read: list[str] = []
+    real = tables.cell_spans
+
+    def counting(line: str, *args: Any) -> Any:
+        read.append(line)
+        return real(line, *args)
+
+    monkeypatch.setattr(tables, "cell_spans", counting)
+    monkeypatch.setattr(quotes, "cell_spans", counting)
+    return read
+
+
+@pytest.mark.pure_python(why="counts calls of cell_spans, which compiled code binds")
+@pytest.mark.parametrize("container", sorted(_CONTAINERS))
+def test_a_table_reads_each_distinct_row_once(
+    monkeypatch: pytest.MonkeyPatch, container: str
+) -> None:
+    """A row repeated through a long table is read once; every repeat gets its answer."""
+    read = _counting_cells(monkeypatch)
+    first, other = _CONTAINERS[container]
+    block = ["| a | b |", "|---|---|", *(_ROWS[i % 3] for i in range(3000))]
+    text = "\n".join([first + block[0], *(other + line for line in block[1:])])
+    codes = CodeMap(text)
+    starts = [m for m in range(len(text)) if text.startswith("[[", m)]
+    assert len(starts) == 2000
+    # Each row's tag is outside code; each "`x`", "`b`" and "`c`" is a code span.
+    assert not any(codes.in_code(m) for m in starts)
+    for tick in ("`x`", "`b`", "`c`"):
+        at = text.find(tick)
+        while at >= 0:
+            assert codes.in_code(at + 1)
+            at = text.find(tick, at + 1)
+    assert len(read) == len(set(read)) <= 5  # the header, the delimiter row, three rows
+
+
+@pytest.mark.parametrize("container", sorted(_CONTAINERS))
+def test_a_row_repeated_in_a_narrower_table_is_read_for_its_width(container: str) -> None:
+    """The same row under a two-column and a one-column table: the second drops its second
+    cell, code span and all (the memo knows rows by their table's width too)."""
+    first, other = _CONTAINERS[container]
+    row = "| `x` | `y` [[reply_to_current]] |"
+    block = ["| a | b |", "|---|---|", row, "", "| a |", "|---|", row]
+    text = "\n".join([first + block[0], *(other + line for line in block[1:])]) + "\n"
+    _assert_agree(text)
+    codes = CodeMap(text)
+    assert codes.in_code(text.index("`y`") + 1)
+    assert not codes.in_code(text.rindex("`y`") + 1)
+
+
+@pytest.mark.pure_python(why="lowers the row memo's bound, which compiled code reads once")
+@pytest.mark.parametrize("container", sorted(_CONTAINERS))
+def test_rows_past_the_memos_bound_are_still_read(
+    monkeypatch: pytest.MonkeyPatch, container: str
+) -> None:
+    """Past :data:`~richout.markdown.tables.ROW_MEMO` distinct rows, each later row is read
+    for itself (and answered as the parse answers it); the memo keeps no more rows."""
+    from richout.markdown import quotes, tables
+
+    monkeypatch.setattr(tables, "ROW_MEMO", 2)
+    monkeypatch.setattr(quotes, "ROW_MEMO", 2)
+    read = _counting_cells(monkeypatch)
+    first, other = _CONTAINERS[container]
+    rows = [f"| `x{i}` | [[reply_to_current]] |" for i in range(4)] * 2
+    block = ["| a | b |", "|---|---|", *rows]
+    text = "\n".join([first + block[0], *(other + line for line in block[1:])]) + "\n"
+    _assert_agree(text)
+    # The header and the delimiter row fill the memo: every body row is read for itself.
+    assert sum(line.endswith("[[reply_to_current]] |") for line in read) >= len(rows)
+
+
 @pytest.mark.pure_python(why="lowers markdown-it-py's cell limit, which compiled code reads once")
 @pytest.mark.parametrize("rows", [["x", "`a` y", "`b`"], ["|a|", "`c`|`d`", "e", "f `g`"]])
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])

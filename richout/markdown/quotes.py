@@ -26,7 +26,13 @@ from richout.markdown.spans import (
     one_paragraph,
     para_unsafe,
 )
-from richout.markdown.tables import ODD_CELL_CHAR, cell_spans, header_columns, rows_in_table
+from richout.markdown.tables import (
+    ODD_CELL_CHAR,
+    ROW_MEMO,
+    cell_spans,
+    header_columns,
+    rows_in_table,
+)
 from richout.text.chars import contains, has_lone_cr
 
 __all__ = [
@@ -236,10 +242,18 @@ class QuoteRuns(LineRuns):
         body = [line[at:] for _, line, at in rows[2:]]
         kept = rows_in_table(body, columns)
         out: dict[int, list[tuple[int, int]] | None] = {}
+        # Rows repeat: each distinct one is read once (Tables.row_spans says why).
+        read: dict[tuple[str, int], list[tuple[int, int]] | None] = {}
         for j, (a, line, at) in enumerate(rows[: kept + 2], start=k0):
             if ODD_CELL_CHAR.search(line, at) is not None:
                 break  # this row and the ones after it: the parse reads them
-            spans = cell_spans(line, at, columns, _no_reference)
+            key = (line, at)
+            if key in read:
+                spans = read[key]
+            else:
+                spans = cell_spans(line, at, columns, _no_reference)
+                if len(read) < ROW_MEMO:
+                    read[key] = spans
             out[j] = None if spans is None else [(a + x, a + y) for x, y in spans]
         return out
 

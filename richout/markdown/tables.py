@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from richout.markdown.definitions import NOT_TEXT_LINE
 from richout.markdown.engine import table_cell_limit
@@ -167,14 +167,25 @@ def _delimiter_columns(line: str) -> int | None:
     return count
 
 
+#: How many distinct rows a :class:`Tables` keeps the code spans of (bounds the memo on a
+#: table of distinct rows, which gains nothing from it).
+ROW_MEMO: Final = 1024
+
+
 class Tables:
     """The tables opening runs of one text's lines, read once per run (see the module)."""
 
-    __slots__ = ("_reads", "recent", "text")
+    __slots__ = ("_reads", "_rows", "recent", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._reads: dict[int, TableRead | None] = {}
+        #: :meth:`row_spans`' answers by the row as written: rows repeat (a table of 40k
+        #: equal rows with a tag each asked :func:`cell_spans` 40k times, half the cost of
+        #: locating the tags), and the answer depends on the row, its start and the table's
+        #: width alone (``references_matter`` reads this text's definitions, the same for
+        #: every row). At most :data:`ROW_MEMO` rows are kept.
+        self._rows: dict[tuple[str, int, int], list[tuple[int, int]] | None] = {}
         #: the table :meth:`read` found last (its body rows are plain lines: a question on
         #: one of them needs no other check, :meth:`~richout.markdown.codemap.CodeMap.in_code`)
         self.recent: TableRead | None = None
@@ -386,7 +397,14 @@ class Tables:
         :func:`cell_spans` reads them."""
         line, _ = _line_at(self.text, line_start, line_end)
         at = table.marker if line_start == table.head else 0
-        return cell_spans(line, at, table.columns, references_matter)
+        key = (line, at, table.columns)
+        rows = self._rows
+        if key in rows:
+            return rows[key]
+        spans = cell_spans(line, at, table.columns, references_matter)
+        if len(rows) < ROW_MEMO:
+            rows[key] = spans
+        return spans
 
 
 def header_columns(header: str, delimiter: str) -> int | None:
