@@ -39,14 +39,19 @@ def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
         return list(spans)
     to_input = offset_mapper(patch)
     # Offsets are plain ints computed here: skip re-validation, which dominates on 100k spans.
-    # A span record a step shared between equal spans (frozen) maps to one shared record.
+    # A span record a step shared between equal spans (frozen) maps to one shared record, and
+    # one the patch leaves in place (before its first edit: most of a text whose patch is its
+    # final trim) is itself.
     mapped: dict[int, Span] = {}
     out: list[Span] = []
     for s in spans:
         m = mapped.get(id(s))
         if m is None:
             start, end = to_input(s.start), end_in_input(to_input, s.start, s.end)
-            m = mapped[id(s)] = span_record(s.kind, start, end, s.value)
+            if start == s.start and end == s.end:
+                m = mapped[id(s)] = s
+            else:
+                m = mapped[id(s)] = span_record(s.kind, start, end, s.value)
         out.append(m)
     return out
 
