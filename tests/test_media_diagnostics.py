@@ -288,6 +288,12 @@ CASES += [
         "info",
         "[[ AUDIO_AS_VOICE ]]",
     ),
+    # What the split's tag pass finds about a single construct comes with its result (a
+    # view's tag layer reports the same construct once, test_render and test_reply).
+    ("hello [[foo]]\nMEDIA:/a.png", {}, "tag.unknown", "info", "[[foo]]"),
+    ("Hi [[audio_as_voice]] [[foo_bar]]\nMEDIA:/a.png", {}, "tag.unknown", "info", "[[foo_bar]]"),
+    ("x [[reply_to:a] y\nMEDIA:/a.png", {}, "tag.malformed", "warning", "[[reply_to:a] y"),
+    ("`[[audio_as_voice]]` x\nMEDIA:/a.png", {}, "tag.in_code", "info", "[[audio_as_voice]]"),
 ]
 
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from richout import rebuild
 from richout.markdown.codemap import CodeMap
+from richout.models.diagnostics import PER_CONSTRUCT, findings_of, patch_of, spans_of
 from richout.tags.close import (
     _space_opening_a_paragraph,
     leading_breaks_end,
@@ -30,7 +31,7 @@ from richout.tags.close import (
 from richout.tags.code import StageCode
 from richout.tags.explain import Sink
 from richout.tags.parse import parse_directives, read_audio_tag
-from richout.tags.pipeline import TagStages
+from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import (
     AUDIO_HEAD,
     REPLY_HEAD,
@@ -409,6 +410,29 @@ def test_the_splits_tag_pass_needs_no_reply_tags_once_audio_is_found(text: str) 
         return [(r.start, r.end, r.kind, r.id) for r in run.replies]
 
     assert found(lean) == ([] if full.audio else found(full))
+
+
+@_SETTINGS
+@given(text=tag_texts)
+@example(text="[[audio_as_voice]] [[reply_to:a]] [[reply_to:b]] [[foo]] [[reply_to:c]")
+@example(text="[[reply_to_current]] `[[audio_as_voice]]` [[audio_as_voice]]")
+def test_the_splits_tag_pass_keeps_what_the_split_reads(text: str) -> None:
+    """``stage_tags(constructs_only=True)``, the split's tag pass: the text, the flag, the
+    edits, the audio spans and the findings (those about single constructs, PER_CONSTRUCT,
+    the ones the split keeps, among them) are the full run's; it makes no reply tag span
+    and no precedence finding (§2.3)."""
+    assume("[[" in text)
+    full = stage_tags(text, strip_audio=True, strip_reply=False)
+    lean = stage_tags(text, strip_audio=True, strip_reply=False, constructs_only=True)
+    assert (lean.text, lean.audio_as_voice) == (full.text, full.audio_as_voice)
+    assert patch_of(lean) == patch_of(full)
+    assert spans_of(lean) == [s for s in spans_of(full) if s.kind == "audio_tag"]
+    every, found = findings_of(full) or [], findings_of(lean) or []
+    assert found == [f for f in every if f[1] not in _PRECEDENCE]
+    assert not _PRECEDENCE & PER_CONSTRUCT
+
+
+_PRECEDENCE = {"tag.reply_overridden", "tag.current_without_id"}
 
 
 @_SETTINGS

@@ -107,6 +107,7 @@ def read_tags(
             code_map=cmap,
             like=like,
             tag_runs=tag_runs,
+            constructs_only=True,  # (the split keeps no reply tag span or precedence)
         )
     else:
         directives = parse_directives(

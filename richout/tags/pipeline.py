@@ -130,6 +130,7 @@ def stage_tags(
     code_map: CodeMap | None = None,
     like: CodeMap | None = None,
     tag_runs: list[TagStages] | None = None,
+    constructs_only: bool = False,
 ) -> Directives:
     """``parse_directives(text, explain=True)`` (profile ``next``) for a stage inside
     ``split_media``, ``parse_reply`` or ``render_reply``: the arguments are the pipeline's
@@ -137,7 +138,10 @@ def stage_tags(
     findings_of`), which builds one record per finding over its own input. The run is
     appended to ``tag_runs`` (when given) for a view's tag layer to reuse. ``code_map``, when
     given, was built for exactly ``text``; ``like``, for the text ``text`` was made from
-    (:class:`~richout.tags.code.StageCode`)."""
+    (:class:`~richout.tags.code.StageCode`). ``constructs_only``: the caller (the split's
+    tag pass) reads the edits, the audio spans and the findings about single constructs
+    (:data:`~richout.models.diagnostics.PER_CONSTRUCT`) alone, so the reply tags' spans and
+    their precedence findings are not made."""
     if not has_double_bracket(text):
         out, patch = untagged(text, code_map)
         return Directives.explained(text=out, edits=edit_records(patch))
@@ -147,7 +151,7 @@ def stage_tags(
     run = TagStages(text, code, sink, strip_audio, strip_reply, record=record)
     if tag_runs is not None:
         tag_runs.append(run)
-    return run.deferred(current_message_id)
+    return run.deferred(current_message_id, constructs_only=constructs_only)
 
 
 class TagStages:
@@ -338,11 +342,15 @@ class TagStages:
         current_message_id: str | None,
         *,
         current_without_id: bool = True,
+        precedence: bool = True,
     ) -> Diagnostics:
         """Every finding over the input: the stages' own, unknown tags, precedence (§2.3);
-        ``current_without_id=False`` leaves out ``tag.current_without_id``."""
+        ``current_without_id=False`` leaves out ``tag.current_without_id``, and
+        ``precedence=False`` every precedence finding."""
         sink, replies = self.sink, self.replies
         unknown_stage(self.text2, self.code2, sink, self.to_input)
+        if not precedence:
+            return sink.diags
         explicit = [r for r in replies if r.id is not None]
         currents = [r for r in replies if r.kind == "current"]
         if explicit or current_without_id:
@@ -357,18 +365,23 @@ class TagStages:
             **outputs, diagnostics=findings.build(), spans=spans, edits=edit_records(patch)
         )
 
-    def deferred(self, current_message_id: str | None) -> Directives:
-        """The explained result, its findings left to the next stage (:func:`stage_tags`)."""
+    def deferred(
+        self, current_message_id: str | None, *, constructs_only: bool = False
+    ) -> Directives:
+        """The explained result, its findings left to the next stage (:func:`stage_tags`,
+        which says what ``constructs_only`` leaves out)."""
         outputs = self.outputs(current_message_id)
-        findings = self.findings(outputs, current_message_id)
-        spans, patch = self.spans_and_patch()
+        findings = self.findings(outputs, current_message_id, precedence=not constructs_only)
+        spans, patch = self.spans_and_patch(reply_spans=not constructs_only)
         return deferred(Directives, findings, spans, patch, **outputs)
 
-    def spans_and_patch(self) -> tuple[list[Span], Patch]:
-        """The tag spans (input offsets, in order) and the stages' patches composed."""
+    def spans_and_patch(self, *, reply_spans: bool = True) -> tuple[list[Span], Patch]:
+        """The tag spans (input offsets, in order; the audio tags' alone without
+        ``reply_spans``) and the stages' patches composed."""
         if not self.edits:
             raise RuntimeError("TagStages built with edits=False has no patch to compose")
-        audio, replies = self.audio, self.replies
+        audio = self.audio
+        replies = self.replies if reply_spans else []
         # Spans and records hold values computed here: built without validation per record.
         spans = [span_record("audio_tag", s, e, None) for s, e in audio]
         spans.extend(span_record("reply_tag", r.in_start, r.in_end, r.id) for r in replies)
