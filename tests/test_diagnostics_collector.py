@@ -12,7 +12,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from richout.models import Diagnostic
 from richout.models.diagnostics import PER_CONSTRUCT, Diagnostics, Finding
+from richout.text.chars import LineIndex
 from richout.text.patch import Edit, end_in_input, identity, offset_mapper
 
 _CODES = st.sampled_from(["tag.malformed", "tag.unknown", "media.in_code_block", "reply.silent"])
@@ -90,3 +92,28 @@ def test_the_collector_keeps_the_first_of_each_key_in_start_then_code_order(
     assert [(d.start, d.code, d.end, d.message) for d in diags.build()] == [
         (f[0], f[1], f[2], f[4]) for f in expected
     ]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(st.sampled_from("ab\n\r"), max_size=30),
+    st.lists(st.tuples(st.integers(0, 30), _CODES, st.booleans()), max_size=12),
+)
+def test_records_name_the_line_and_column_of_their_start(
+    text: str, found: list[tuple[int, str, bool]]
+) -> None:
+    """``build`` reads the line of each start in order (a bisection only past the line of
+    the record before): each record's line and column are ``LineIndex``'s, and a finding
+    about a field (at 0, empty) has none."""
+    diags = Diagnostics(text)
+    for start, code, about_field in found:
+        at = 0 if about_field else min(start, len(text))
+        diags.add(code, "warning", "m", at, at, field="f" if about_field else None)
+    index = LineIndex(text)
+    for d in diags.build():
+        if d.field is not None:
+            assert (d.line, d.column) == (None, None)
+        else:
+            assert d.start is not None
+            assert (d.line, d.column) == index.line_col(d.start)
+            assert d == Diagnostic.model_validate(d.model_dump())

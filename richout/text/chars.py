@@ -218,6 +218,11 @@ class LineIndex:
         """Offset where 1-based ``line`` starts."""
         return self._starts[line - 1]
 
+    @property
+    def starts(self) -> list[int]:
+        """Where each line starts, in order (the first at 0); not to be changed."""
+        return self._starts
+
 
 class LineBreaks:
     """Where the lines of one text end, under a profile's rule: LF only, or CR, CRLF and LF.
