@@ -10,6 +10,7 @@ from richout import rebuild
 from richout.markdown.codemap import CodeMap
 from richout.tags.parse import parse_directives, read_audio_tag, read_reply_tag
 from richout.tags.scan import ReplyTagReader, TagMatch, grammar_read, sanitize_reply_id
+from richout.tags.stages import FoundReply
 
 # --------------------------------------------------------------------------- §1 the tags
 
@@ -573,3 +574,17 @@ def test_user_private_use_characters_next_to_a_tag_are_kept() -> None:
     # 2.3); richout records sites as positions, so only the tag goes.
     assert parse_directives("a\ue000[[audio_as_voice]]b").text == "a\ue000 b"
     assert "\ue000" in parse_directives("\ue000[[reply_to:7]]\ue000").text
+
+
+def test_a_reused_reply_tag_is_read_in_the_text_the_reusing_run_reads() -> None:
+    """``FoundReply.at_stage``: a tag read in a text ``shift`` characters longer in front
+    moves back by them, stage and input offsets alike (the input is that text); a tag whose
+    input offsets are its stage offsets, read in the same text, is itself."""
+    tag = FoundReply(TagMatch(5, 25, "current"), 5, 25, None)
+    assert tag.at_stage(0) is tag
+    moved = tag.at_stage(2)
+    assert (moved.start, moved.end, moved.in_start, moved.in_end) == (3, 23, 3, 23)
+    mapped = FoundReply(TagMatch(5, 25, "explicit"), 9, 29, "x")  # (after an audio tag's removal)
+    same = mapped.at_stage(0)
+    assert same is not mapped
+    assert (same.start, same.end, same.in_start, same.in_end, same.id) == (5, 25, 5, 25, "x")

@@ -59,6 +59,10 @@ class FoundReply:
     def at_stage(self, shift: int) -> FoundReply:
         """This tag in a text that is the stage text less its first ``shift`` characters,
         with those offsets as input offsets (a run over that text)."""
+        if not shift and self.in_start == self.start and self.in_end == self.end:
+            # The same tag (a view's tag layer reading the very text the split's reply stage
+            # read): shared, as nothing changes a FoundReply once made.
+            return self
         start, end = self.start - shift, self.end - shift
         return FoundReply(TagMatch(start, end, self.kind), start, end, self.id)
 
