@@ -116,4 +116,5 @@ def test_records_name_the_line_and_column_of_their_start(
         else:
             assert d.start is not None
             assert (d.line, d.column) == index.line_col(d.start)
-            assert d == Diagnostic.model_validate(d.model_dump())
+            validated = Diagnostic.model_validate(d.model_dump())
+            assert d == validated and d.model_fields_set == validated.model_fields_set

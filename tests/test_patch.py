@@ -10,10 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import richout
+import richout.text.derive as derive_module
 import richout.text.patch as patch_module
 from richout.media.lines import leftover_text
 from richout.text.chars import collapse_blank_runs
-from richout.text.derive import _cleaned_in_general, cleaned_pieces, spacing_patch
+from richout.text.derive import cleaned_pieces, spacing_patch
 from richout.text.patch import (
     Edit,
     Patch,
@@ -247,14 +248,20 @@ def test_cleaned_pieces_of_one_stretch_equal_the_general_steps(
     case: tuple[str, list[tuple[int, int]], str], pad: int, base: int, limit: int
 ) -> None:
     """The shortcut for one kept stretch with nothing to trim or collapse gives the general
-    steps' replacements exactly, limit included (the general steps are asked directly)."""
+    steps' replacements exactly, limit included (the general steps asked with the shortcut
+    turned off)."""
     line, kept, sep = case
     src = "<" * pad + line + ">"
     start, end = pad, pad + len(line)
     shifted = [(a + pad - base, b + pad - base) for a, b in kept[:1]]
-    args = (src, start, end, shifted)
-    expected = _cleaned_in_general(*args, base=base, sep=sep, limit=limit)
-    assert cleaned_pieces(*args, base=base, sep=sep, limit=limit) == expected
+    fast = cleaned_pieces(src, start, end, shifted, base=base, sep=sep, limit=limit)
+    shortcut = derive_module._kept_whole
+    derive_module._kept_whole = lambda *_args, **_kw: False  # type: ignore[assignment]
+    try:
+        general = cleaned_pieces(src, start, end, shifted, base=base, sep=sep, limit=limit)
+    finally:
+        derive_module._kept_whole = shortcut
+    assert fast == general
 
 
 def test_cleaned_pieces_keep_a_tag_after_a_dropped_reference_in_place() -> None:

@@ -52,11 +52,10 @@ _BY_START_CODE = itemgetter(0, 1)
 _NO_END = 1 << 62
 
 
-def diagnostic(
+def diagnostic(  # noqa: PLR0917 (every field, positionally for build: a fifth of a record)
     code: str,
     severity: Severity,
     message: str,
-    *,
     start: int | None,
     end: int | None,
     line: int | None,
@@ -68,6 +67,8 @@ def diagnostic(
     Built directly: an input with tens of thousands of findings (one per malformed tag)
     spent more on the generic record builder than on finding them. Equal to the validated
     record, fields set and wire form included (``tests/test_adversarial.py``).
+    :meth:`Diagnostics.build` passes the fields positionally (keywords cost a fifth of a
+    record); other callers name them.
     """
     obj = _new(Diagnostic)
     set_dict(
@@ -220,11 +221,9 @@ class Diagnostics:
         starts = LineIndex(self._text).starts
         last = len(starts) - 1
         # The records come sorted by start, so the line found last is asked first: a bisection
-        # only when a record starts past it. Each record is :func:`diagnostic`'s, assembled
-        # here: the call and its keywords cost a third of a record (117k findings of a
-        # megabyte of refused directive lines took 0.16 s/MB to build).
+        # only when a record starts past it (117k findings of a megabyte of refused directive
+        # lines took 0.16 s/MB to build, a bisection and a keyword call each).
         k, lo, hi = 0, 0, starts[1] if last else _NO_END
-        new, all_set = _new, _ALL_SET
         out: list[Diagnostic] = []
         for start, code, end, severity, message, field in self.records():
             if field is not None and start == end == 0:
@@ -237,24 +236,8 @@ class Diagnostics:
                 lo, hi = starts[k], starts[k + 1] if k < last else _NO_END
             # Values computed here, of the declared types: validating each of thousands of
             # records (one per malformed tag) cost more than finding them.
-            obj = new(Diagnostic)
-            set_dict(
-                obj,
-                {
-                    "code": code,
-                    "severity": severity,
-                    "message": message,
-                    "start": start,
-                    "end": end,
-                    "line": k + 1,
-                    "column": start - lo + 1,
-                    "field": field,
-                },
-            )
-            set_fields_set(obj, all_set)
-            set_extra(obj, None)
-            set_private(obj, None)
-            out.append(obj)
+            column = start - lo + 1
+            out.append(diagnostic(code, severity, message, start, end, k + 1, column, field))
         return out
 
 

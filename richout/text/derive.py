@@ -10,12 +10,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from typing import Literal
 
 from richout.text.chars import BLANK_RUN as _BLANK_RUN
 from richout.text.chars import JS_WS, JS_WS_CLASS, JS_WS_SET
 from richout.text.patch import Edit, Patch
 
 __all__ = ["cleaned_pieces", "common_prefix", "common_suffix", "diff_patch", "spacing_patch"]
+
+
+def _kept_whole(
+    src: str, start: int, end: int, kept: Sequence[tuple[int, int]], *, base: int, limit: int
+) -> list[tuple[int, int, str]] | Literal[False] | None:
+    """:func:`cleaned_pieces` for a line made from one stretch (``kept``, already joined)
+    with nothing to trim or collapse (the words a reference left beside it, most rewritten
+    lines): kept whole, the replacements only drop what lies around it, as the general
+    steps would find at several times the cost. False for any other line."""
+    if len(kept) != 1:
+        return False
+    a, b = base + kept[0][0], base + kept[0][1]
+    if (
+        a < b
+        and src[a] not in JS_WS_SET
+        and src[b - 1] not in JS_WS_SET
+        and _BLANK_RUN.search(src, a, b) is None
+    ):
+        pieces = [(x, y, "") for x, y in ((start, a), (b, end)) if x < y]
+        return None if len(pieces) > limit else pieces
+    return False
 
 
 def cleaned_pieces(
@@ -45,36 +67,9 @@ def cleaned_pieces(
     ranges = _joined_ranges(src, kept, base, sep, limit)
     if ranges is None:
         return None
+    if (whole := _kept_whole(src, start, end, ranges, base=base, limit=limit)) is not False:
+        return whole
     kept = ranges
-    if len(kept) == 1:
-        a, b = base + kept[0][0], base + kept[0][1]
-        # One stretch with nothing to trim or collapse (the words a reference left beside
-        # it, most rewritten lines) is kept whole: the replacements only drop what lies
-        # around it, as the general steps would find at several times the cost.
-        if (
-            a < b
-            and src[a] not in JS_WS_SET
-            and src[b - 1] not in JS_WS_SET
-            and _BLANK_RUN.search(src, a, b) is None
-        ):
-            pieces = [(x, y, "") for x, y in ((start, a), (b, end)) if x < y]
-            return None if len(pieces) > limit else pieces
-    return _cleaned_in_general(src, start, end, kept, base=base, sep=sep, limit=limit)
-
-
-def _cleaned_in_general(
-    src: str,
-    start: int,
-    end: int,
-    kept: Sequence[tuple[int, int]],
-    *,
-    base: int,
-    sep: str,
-    limit: int,
-) -> list[tuple[int, int, str]] | None:
-    """:func:`cleaned_pieces` for ranges already joined where only ``sep`` lies between
-    them, by the general steps: join, trim, collapse each run of blanks, then read the
-    stretches of ``src`` the line copies."""
     joined = sep.join([src[base + a : base + b] for a, b in kept])
     lo = len(joined) - len(joined.lstrip(JS_WS))
     hi = len(joined.rstrip(JS_WS))
