@@ -52,10 +52,11 @@ _BY_START_CODE = itemgetter(0, 1)
 _NO_END = 1 << 62
 
 
-def diagnostic(  # noqa: PLR0917 (every field, positionally for build: a fifth of a record)
+def diagnostic(
     code: str,
     severity: Severity,
     message: str,
+    *,
     start: int | None,
     end: int | None,
     line: int | None,
@@ -67,8 +68,6 @@ def diagnostic(  # noqa: PLR0917 (every field, positionally for build: a fifth o
     Built directly: an input with tens of thousands of findings (one per malformed tag)
     spent more on the generic record builder than on finding them. Equal to the validated
     record, fields set and wire form included (``tests/test_adversarial.py``).
-    :meth:`Diagnostics.build` passes the fields positionally (keywords cost a fifth of a
-    record); other callers name them.
     """
     obj = _new(Diagnostic)
     set_dict(
@@ -222,7 +221,7 @@ class Diagnostics:
         last = len(starts) - 1
         # The records come sorted by start, so the line found last is asked first: a bisection
         # only when a record starts past it (117k findings of a megabyte of refused directive
-        # lines took 0.16 s/MB to build, a bisection and a keyword call each).
+        # lines took 0.16 s/MB to build, a bisection and a LineIndex call each).
         k, lo, hi = 0, 0, starts[1] if last else _NO_END
         out: list[Diagnostic] = []
         for start, code, end, severity, message, field in self.records():
@@ -236,8 +235,18 @@ class Diagnostics:
                 lo, hi = starts[k], starts[k + 1] if k < last else _NO_END
             # Values computed here, of the declared types: validating each of thousands of
             # records (one per malformed tag) cost more than finding them.
-            column = start - lo + 1
-            out.append(diagnostic(code, severity, message, start, end, k + 1, column, field))
+            out.append(
+                diagnostic(
+                    code,
+                    severity,
+                    message,
+                    start=start,
+                    end=end,
+                    line=k + 1,
+                    column=start - lo + 1,
+                    field=field,
+                )
+            )
         return out
 
 
