@@ -256,7 +256,7 @@ def test_cleaned_pieces_of_one_stretch_equal_the_general_steps(
     shifted = [(a + pad - base, b + pad - base) for a, b in kept[:1]]
     fast = cleaned_pieces(src, start, end, shifted, base=base, sep=sep, limit=limit)
     shortcut = derive_module._kept_whole
-    derive_module._kept_whole = lambda *_args, **_kw: False  # type: ignore[assignment]
+    derive_module._kept_whole = lambda *_args, **_kw: False
     try:
         general = cleaned_pieces(src, start, end, shifted, base=base, sep=sep, limit=limit)
     finally:
