@@ -28,7 +28,6 @@ from richout.models import (
     MediaSplit,
     Span,
     lazy_text,
-    span_record,
     text_segment,
 )
 from richout.models.base import SPAN_ORDER
@@ -38,6 +37,7 @@ from richout.models.diagnostics import (
     Finding,
     deferred,
     findings_of,
+    mapped_spans,
     patch_of,
     spans_of,
 )
@@ -47,7 +47,7 @@ from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
 from richout.tags.scan import AUDIO_HEAD
 from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, js_rtrim, js_trim
-from richout.text.patch import Edit, Patch, compose, end_in_input, offset_mapper
+from richout.text.patch import Edit, Patch, compose, offset_mapper
 
 __all__ = ["has_media_token", "run_split", "strips_no_audio_tag"]
 
@@ -414,12 +414,7 @@ def _explanation(
 
     spans = list(walk.spans)
     if tag_spans:
-        to_input = offset_mapper(to_visible)
-        for sp in tag_spans:
-            a, b = to_input(sp.start), end_in_input(to_input, sp.start, sp.end)
-            # Reused when nothing moves (every tag span sets all four fields, as this one).
-            reuse = (a, b) == (sp.start, sp.end)
-            spans.append(sp if reuse else span_record(sp.kind, a, b, sp.value))
+        spans += mapped_spans(tag_spans, offset_mapper(to_visible))
     spans.sort(key=SPAN_ORDER)
 
     diag = Diagnostics(text)

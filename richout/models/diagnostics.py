@@ -23,6 +23,7 @@ from richout.models.base import (
     set_extra,
     set_fields_set,
     set_private,
+    span_record,
 )
 from richout.text.chars import LineIndex
 from richout.text.patch import Edit, OffsetMap, Patch, end_in_input, identity
@@ -36,6 +37,7 @@ __all__ = [
     "diagnostic",
     "findings_of",
     "has_findings",
+    "mapped_spans",
     "patch_of",
     "spans_of",
     "stage_findings",
@@ -338,6 +340,30 @@ def stage_findings(result: Explained) -> list[Finding]:
         (d.start or 0, d.code, d.end or 0, d.severity, d.message, d.field)
         for d in result.diagnostics
     ]
+
+
+def mapped_spans(spans: Iterable[Span], to_input: OffsetMap) -> list[Span]:
+    """Spans of a later stage's text moved into the input by ``to_input``, each end through
+    the last character it covers (:func:`~richout.text.patch.end_in_input`).
+
+    Records are frozen, so a span nothing moved is kept as it is (most tags of a reply whose
+    only edit is its final trim), and one record a stage shared between equal spans maps to
+    one record: values computed here, built without validation (100k spans on a hostile
+    input)."""
+    if to_input is identity:
+        return list(spans)
+    mapped: dict[int, Span] = {}
+    out: list[Span] = []
+    for s in spans:
+        m = mapped.get(id(s))
+        if m is None:
+            start, end = to_input(s.start), end_in_input(to_input, s.start, s.end)
+            if start == s.start and end == s.end:
+                m = mapped[id(s)] = s
+            else:
+                m = mapped[id(s)] = span_record(s.kind, start, end, s.value)
+        out.append(m)
+    return out
 
 
 def spans_of(result: Explained) -> list[Span]:

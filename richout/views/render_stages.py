@@ -20,40 +20,22 @@ from richout.models import (
     EmbedResult,
     MediaSplit,
     ReplyTarget,
-    Span,
-    span_record,
 )
 from richout.models.attachments import Attachment, describe
 from richout.models.base import SPAN_ORDER
 from richout.models.canvas import block_record, block_wire
-from richout.models.diagnostics import Diagnostics, has_findings, patch_of, spans_of, stage_findings
+from richout.models.diagnostics import (
+    Diagnostics,
+    has_findings,
+    mapped_spans,
+    patch_of,
+    spans_of,
+    stage_findings,
+)
 from richout.models.lossless import edit_records
-from richout.text.patch import Edit, OffsetMap, compose, end_in_input, offset_mapper
+from richout.text.patch import Edit, OffsetMap, compose, offset_mapper
 
 __all__ = ["TagOutputs", "render_explanation", "render_outputs"]
-
-
-def _mapped_spans(spans: Sequence[Span], patch: Sequence[Edit]) -> list[Span]:
-    """Spans of a later step moved into the input (shared as they are when nothing moved)."""
-    if not patch:
-        return list(spans)
-    to_input = offset_mapper(patch)
-    # Offsets are plain ints computed here: skip re-validation, which dominates on 100k spans.
-    # A span record a step shared between equal spans (frozen) maps to one shared record, and
-    # one the patch leaves in place (before its first edit: most of a text whose patch is its
-    # final trim) is itself.
-    mapped: dict[int, Span] = {}
-    out: list[Span] = []
-    for s in spans:
-        m = mapped.get(id(s))
-        if m is None:
-            start, end = to_input(s.start), end_in_input(to_input, s.start, s.end)
-            if start == s.start and end == s.end:
-                m = mapped[id(s)] = s
-            else:
-                m = mapped[id(s)] = span_record(s.kind, start, end, s.value)
-        out.append(m)
-    return out
 
 
 def _union(
@@ -150,8 +132,8 @@ def render_explanation(
     )
     spans = [
         *embeds.spans,
-        *_mapped_spans(spans_of(media), p_embeds),
-        *_mapped_spans(spans_of(tags), p_media),
+        *mapped_spans(spans_of(media), offset_mapper(p_embeds)),
+        *mapped_spans(spans_of(tags), offset_mapper(p_media)),
     ]
     spans.sort(key=SPAN_ORDER)
     return {"diagnostics": diagnostics, "spans": spans, "edits": edit_records(p_all)}

@@ -19,7 +19,14 @@ from richout.models import (
     span_record,
 )
 from richout.models.base import SPAN_ORDER
-from richout.models.diagnostics import Diagnostics, Finding, patch_of, spans_of, stage_findings
+from richout.models.diagnostics import (
+    Diagnostics,
+    Finding,
+    mapped_spans,
+    patch_of,
+    spans_of,
+    stage_findings,
+)
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
 from richout.text.patch import Edit, OffsetMap, Patch, compose, end_in_input, offset_mapper
@@ -181,12 +188,8 @@ def _stage_findings(
     from_t1 = offset_mapper(p1)
     _add_stage(diags, directives, stripped_at, from_t1)
     if directives.has_reply_tag:
-        for s in spans_of(directives):
-            if s.kind == "reply_tag":
-                a, b = _map_span(from_t1, s.start, s.end)
-                spans.append(
-                    s if (a, b) == (s.start, s.end) else span_record(s.kind, a, b, s.value)
-                )
+        replies = [s for s in spans_of(directives) if s.kind == "reply_tag"]
+        spans += mapped_spans(replies, from_t1)
 
 
 def _delivery_findings(diags: Diagnostics, text: str, st: Stages, silent_token: str) -> None:
