@@ -12,10 +12,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from richout.models import Diagnostic
-from richout.models.diagnostics import PER_CONSTRUCT, Diagnostics, Finding
+from richout.models import Diagnostic, span_record
+from richout.models.diagnostics import PER_CONSTRUCT, Diagnostics, Finding, mapped_spans
 from richout.text.chars import LineIndex
-from richout.text.patch import Edit, end_in_input, identity, offset_mapper
+from richout.text.patch import Edit, apply, end_in_input, identity, offset_mapper, unmoved_below
+from tests.test_patch import text_and_patch
 
 _CODES = st.sampled_from(["tag.malformed", "tag.unknown", "media.in_code_block", "reply.silent"])
 _FINDING = st.builds(
@@ -118,3 +119,40 @@ def test_records_name_the_line_and_column_of_their_start(
             assert (d.line, d.column) == index.line_col(d.start)
             validated = Diagnostic.model_validate(d.model_dump())
             assert d == validated and d.model_fields_set == validated.model_fields_set
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.data())
+def test_ranges_below_a_patchs_first_edit_are_taken_as_mapped(data: st.DataObject) -> None:
+    """``unmoved_below`` (the patch's first edit start): spans and findings of the patched
+    text that all end below it are kept as they are, which is what mapping each gives; any
+    other list is mapped one by one. Both ways give equal records, and an unmoved span is
+    the very record it was."""
+    src, patch = data.draw(text_and_patch())
+    out = apply(src, patch)
+    ranges = data.draw(
+        st.lists(
+            st.integers(0, len(out)).flatmap(
+                lambda a: st.tuples(st.just(a), st.integers(a, len(out)))
+            ),
+            max_size=6,
+        )
+    )
+    to_input, below = offset_mapper(patch), unmoved_below(patch)
+    spans = [span_record("reply_tag", a, b, None) for a, b in ranges]
+    fast = mapped_spans(spans, to_input, unmoved_below=below)
+    slow = mapped_spans(spans, to_input)
+    assert fast == slow
+    assert [x is y for x, y in zip(fast, slow, strict=True)] == [
+        (s.start, s.end) == (m.start, m.end) for s, m in zip(spans, slow, strict=True)
+    ]
+    found: list[Finding] = [(a, "tag.unknown", b, "warning", "m", None) for a, b in ranges]
+    with_bound, without = Diagnostics(src), Diagnostics(src)
+    with_bound.extend_records(list(found), to_input, unmoved_below=below)
+    without.extend_records(iter(found), to_input)
+    assert with_bound.records() == without.records()
+    if ranges and max(b for _, b in ranges) < below:
+        unmapped = Diagnostics(src)
+        unmapped.extend_records(list(found))
+        assert with_bound.records() == unmapped.records()
+        assert fast == spans

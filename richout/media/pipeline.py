@@ -47,7 +47,7 @@ from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
 from richout.tags.scan import AUDIO_HEAD
 from richout.text.chars import JS_WS_NO_BREAK, has_double_bracket, js_rtrim, js_trim
-from richout.text.patch import Edit, Patch, compose, offset_mapper
+from richout.text.patch import Edit, Patch, compose, offset_mapper, unmoved_below
 
 __all__ = ["has_media_token", "run_split", "strips_no_audio_tag"]
 
@@ -414,14 +414,18 @@ def _explanation(
 
     spans = list(walk.spans)
     if tag_spans:
-        spans += mapped_spans(tag_spans, offset_mapper(to_visible))
+        spans += mapped_spans(
+            tag_spans, offset_mapper(to_visible), unmoved_below=unmoved_below(to_visible)
+        )
     spans.sort(key=SPAN_ORDER)
 
     diag = Diagnostics(text)
     if tag_diags:
         diag.extend(tag_diags, offset_mapper(to_visible))
     if tag_findings:
-        diag.extend_records(tag_findings, offset_mapper(to_visible))
+        diag.extend_records(
+            tag_findings, offset_mapper(to_visible), unmoved_below=unmoved_below(to_visible)
+        )
     if not audio_on and "[[" in visible:
         _media_diag.audio_left(diag, visible, offset_mapper(to_visible))
     _media_diag.explain(

@@ -27,6 +27,7 @@ __all__ = [
     "offset_mapper",
     "patch_from_pieces",
     "source_offset",
+    "unmoved_below",
 ]
 
 
@@ -300,6 +301,17 @@ def identity(pos: int) -> int:
     """The offset map of a text that is its input: callers test ``map is identity`` to skip
     mapping (tens of thousands of findings on a hostile input)."""
     return pos
+
+
+def unmoved_below(patch: Sequence[Edit]) -> int:
+    """An offset below which :func:`offset_mapper` of ``patch`` maps every offset to itself:
+    where the first edit starts (past every offset for an empty patch). A range ending below
+    it is the same range in the input, so a caller can keep a whole list of them unmapped."""
+    return patch[0].start if patch else _PAST_EVERY
+
+
+#: Past every offset of any text (:func:`unmoved_below` of an empty patch).
+_PAST_EVERY = 1 << 62
 
 
 def offset_mapper(patch: Sequence[Edit]) -> OffsetMap:

@@ -33,7 +33,7 @@ from richout.models.diagnostics import (
     stage_findings,
 )
 from richout.models.lossless import edit_records
-from richout.text.patch import Edit, OffsetMap, compose, offset_mapper
+from richout.text.patch import Edit, OffsetMap, compose, offset_mapper, unmoved_below
 
 __all__ = ["TagOutputs", "render_explanation", "render_outputs"]
 
@@ -57,10 +57,15 @@ def _union(
         return list(first)
     diags = Diagnostics(text)
     diags.extend(first)
-    for result, _patch, to_input in later:
+    for result, patch, to_input in later:
         # Each layer reads what the one before it left: a construct both read is reported
         # once, as the first read it (its range can end differently in a later text).
-        diags.extend_records(stage_findings(result), to_input, once_per_construct=True)
+        diags.extend_records(
+            stage_findings(result),
+            to_input,
+            once_per_construct=True,
+            unmoved_below=unmoved_below(patch),
+        )
     return diags.build()
 
 
@@ -132,8 +137,10 @@ def render_explanation(
     )
     spans = [
         *embeds.spans,
-        *mapped_spans(spans_of(media), offset_mapper(p_embeds)),
-        *mapped_spans(spans_of(tags), offset_mapper(p_media)),
+        *mapped_spans(
+            spans_of(media), offset_mapper(p_embeds), unmoved_below=unmoved_below(p_embeds)
+        ),
+        *mapped_spans(spans_of(tags), offset_mapper(p_media), unmoved_below=unmoved_below(p_media)),
     ]
     spans.sort(key=SPAN_ORDER)
     return {"diagnostics": diagnostics, "spans": spans, "edits": edit_records(p_all)}

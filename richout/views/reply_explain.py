@@ -29,7 +29,15 @@ from richout.models.diagnostics import (
 )
 from richout.models.lossless import edit_records
 from richout.tags.silent import SilentRule, may_contain_token
-from richout.text.patch import Edit, OffsetMap, Patch, compose, end_in_input, offset_mapper
+from richout.text.patch import (
+    Edit,
+    OffsetMap,
+    Patch,
+    compose,
+    end_in_input,
+    offset_mapper,
+    unmoved_below,
+)
 from richout.text.quote import show
 from richout.views.delivery_strip import Removed
 from richout.views.reply_stages import Stages
@@ -127,15 +135,18 @@ def _add_stage(
     result: MediaSplit | Directives,
     starts: frozenset[int],
     to_input: OffsetMap | None = None,
+    *,
     drop: frozenset[str] = frozenset(),
+    unmoved: int = 0,
 ) -> None:
-    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``."""
+    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``
+    (which maps offsets below ``unmoved`` to themselves)."""
     kept = _without_malformed_at(stage_findings(result), starts, to_input)
     if drop:
         kept = [f for f in kept if f[1] not in drop]
     # The reply stage reads the split's text: a construct both read is reported once, as
     # the split read it (its range can end differently in the trimmed text).
-    diags.extend_records(kept, to_input, once_per_construct=True)
+    diags.extend_records(kept, to_input, once_per_construct=True, unmoved_below=unmoved)
 
 
 def _reference_span(
@@ -185,11 +196,11 @@ def _stage_findings(
         _add_stage(diags, st.split, stripped_at)
         return
     _add_stage(diags, st.split, stripped_at, drop=_RECOMPUTED_BY_REPLY_STAGE)
-    from_t1 = offset_mapper(p1)
-    _add_stage(diags, directives, stripped_at, from_t1)
+    from_t1, unmoved = offset_mapper(p1), unmoved_below(p1)
+    _add_stage(diags, directives, stripped_at, from_t1, unmoved=unmoved)
     if directives.has_reply_tag:
         replies = [s for s in spans_of(directives) if s.kind == "reply_tag"]
-        spans += mapped_spans(replies, from_t1)
+        spans += mapped_spans(replies, from_t1, unmoved_below=unmoved)
 
 
 def _delivery_findings(diags: Diagnostics, text: str, st: Stages, silent_token: str) -> None:
