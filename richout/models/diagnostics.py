@@ -50,8 +50,8 @@ _E = TypeVar("_E", bound=Explained)
 _new = object.__new__
 _ALL_SET = fields_set(*Diagnostic.model_fields)
 _BY_START_CODE = itemgetter(0, 1)
-_FINDING_END = itemgetter(2)
-_SPAN_END = attrgetter("end")
+_FINDING_START, _FINDING_END = itemgetter(0), itemgetter(2)
+_SPAN_START, _SPAN_END = attrgetter("start"), attrgetter("end")
 #: Past every offset: where the last line of a text ends, for :meth:`Diagnostics.build`.
 _NO_END = 1 << 62
 
@@ -172,7 +172,7 @@ class Diagnostics:
         """:meth:`extend` for another collector's findings (:func:`findings_of`), mapped the
         same way, without a :class:`Diagnostic` per finding. ``unmoved_below``: ``offset_map``
         maps every offset below it to itself (:func:`~richout.text.patch.unmoved_below` of
-        the patch it maps through), so findings that all end below it are taken unmapped.
+        the patch it maps through), so findings that all lie before it are taken unmapped.
 
         ``once_per_construct``: the findings are a later layer's reading of a text whose
         constructs an earlier layer reported here; a :data:`PER_CONSTRUCT` finding whose
@@ -187,7 +187,10 @@ class Diagnostics:
             # Most tag findings of a view lie before its only later edit, the final trim: one
             # C-level pass over their ends instead of two map calls per finding.
             records = records if isinstance(records, list) else list(records)
-            if not records or max(map(_FINDING_END, records)) < unmoved_below:
+            if not records or (
+                max(map(_FINDING_END, records)) <= unmoved_below
+                and max(map(_FINDING_START, records)) < unmoved_below
+            ):
                 offset_map = None
         self._sorted = False
         held = (
@@ -369,9 +372,13 @@ def mapped_spans(
         return list(spans)
     if unmoved_below:
         spans = list(spans)
-        # Spans that all end below the first edit are all unmoved: one C-level pass over
-        # their ends, not two map calls each (42k tag spans before a reply's final trim).
-        if not spans or max(map(_SPAN_END, spans)) < unmoved_below:
+        # Spans that all end by the first edit are all unmoved: C-level passes over their
+        # ends and starts, not two map calls each (42k tag spans before a reply's final
+        # trim, the last tag ending where it starts). An empty range at the edit would move.
+        if not spans or (
+            max(map(_SPAN_END, spans)) <= unmoved_below
+            and max(map(_SPAN_START, spans)) < unmoved_below
+        ):
             return spans
     mapped: dict[int, Span] = {}
     out: list[Span] = []

@@ -305,8 +305,9 @@ def identity(pos: int) -> int:
 
 def unmoved_below(patch: Sequence[Edit]) -> int:
     """An offset below which :func:`offset_mapper` of ``patch`` maps every offset to itself:
-    where the first edit starts (past every offset for an empty patch). A range ending below
-    it is the same range in the input, so a caller can keep a whole list of them unmapped."""
+    where the first edit starts (past every offset for an empty patch). A range starting
+    below it and ending by it is the same range in the input (an end maps through the last
+    character it covers), so a caller can keep a whole list of them unmapped."""
     return patch[0].start if patch else _PAST_EVERY
 
 
