@@ -25,6 +25,7 @@ from richout.markdown.codemap import CodeMap
 from richout.models.diagnostics import PER_CONSTRUCT, findings_of, patch_of, spans_of
 from richout.tags.close import (
     _space_opening_a_paragraph,
+    close_sites,
     leading_breaks_end,
     normalize_boundaries,
 )
@@ -42,6 +43,7 @@ from richout.tags.scan import (
     value_shape,
 )
 from richout.text.chars import JS_WS, JS_WS_CLASS
+from richout.text.patch import apply, invert, patch_from_pieces
 
 # --------------------------------------------------------------------------- the model
 
@@ -693,3 +695,27 @@ def test_a_tag_starts_only_where_the_first_close_is_doubled(text: str) -> None:
         tag = read_audio_tag(text, pos) or ReplyTagReader(text).read(pos)
         if tag is not None:
             assert reader.may_start_tag(pos), (pos, tag)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(st.sampled_from([" ", "\t", "\n", "\r\n", "a", "[[x]]"]), max_size=14),
+    st.lists(st.booleans(), min_size=14, max_size=14),
+)
+def test_closing_sites_gives_a_patch_of_apart_edits_that_rebuilds_the_input(
+    tokens: list[str], chosen: list[bool]
+) -> None:
+    """``close_sites`` writes its patch edit by edit, without the patch builder: for tag
+    sites the edits are in order, apart (none touches the next) and each changes something
+    (it removes a tag), as the builder would leave them, and the patch turns the input into
+    the closed text, and back."""
+    text = "".join(tokens)
+    starts = list(itertools.accumulate(map(len, tokens), initial=0))
+    sites = [(starts[k], starts[k + 1]) for k, t in enumerate(tokens) if t == "[[x]]" and chosen[k]]
+    closed, patch = close_sites(text, sites)
+    assert (closed, []) == close_sites(text, sites, with_patch=False)
+    assert patch == patch_from_pieces(text, [(e.start, e.end, e.inserted) for e in patch])
+    assert all(a.end < b.start for a, b in itertools.pairwise(patch))
+    assert all(e.removed != e.inserted and text[e.start : e.end] == e.removed for e in patch)
+    assert apply(text, patch) == closed and invert(closed, patch) == text
+    assert closed.count("[[x]]") == text.count("[[x]]") - len(sites)
