@@ -10,7 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from richout.media import explain_directives, segments
 from richout.media.split import split_media
 from richout.models import Diagnostic
 
@@ -562,3 +565,47 @@ def test_fast_path_diagnostics_do_not_need_a_trigger() -> None:
 def test_code_lines_get_no_container_or_markup_diagnostics() -> None:
     text = "```\n- MEDIA:/a.png\n**MEDIA:/b.png**\nsee MEDIA:/c.png\n```"
     assert split_media(text).diagnostics == []
+
+
+# Tokens of long payloads, each read its own way: accepted paths (plain, at a root, with a
+# dot, a JSON tail or a wrapper to clean), refused ones counted and hidden (http, "..",
+# "~"), words left visible, and a tag inside the payload.
+_PAYLOAD_TOKENS = [
+    "/a.png",
+    "/b.png",
+    "/",
+    "~",
+    "~/c.png",
+    "x",
+    "word",
+    "/d.png.",
+    '/e.png"}',
+    "(/f.png)",
+    "http://h.example/a.png",
+    "../g.png",
+    "https://e.example/a.png",
+    "[[audio_as_voice]]",
+    "/k.png,",
+]
+
+
+@pytest.mark.pure_python(why="raises module thresholds to compare the bulk and the one-by-one way")
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_long_payloads_explain_in_bulk_as_part_by_part(data: st.DataObject) -> None:
+    """From ``_BULK_PARTS`` items or parts a line's explanation reads their distinct values
+    in C (which items §17.3 speaks of, which parts are visible or counted, one record for
+    parts refused for one reason), and from ``_RUN_FROM`` segments a line pushes its media
+    in runs: the explained split equals the one built part by part, thresholds raised."""
+    vocabulary = data.draw(st.lists(st.sampled_from(_PAYLOAD_TOKENS), min_size=1, max_size=4))
+    tokens = data.draw(st.lists(st.sampled_from(vocabulary), min_size=16, max_size=40))
+    text = "Intro\nMEDIA:" + data.draw(st.sampled_from([" ", "  ", "\t"])).join(tokens)
+    bulk = split_media(text, explain=True)
+    saved = explain_directives._BULK_PARTS, segments._RUN_FROM
+    try:
+        explain_directives._BULK_PARTS = segments._RUN_FROM = 1 << 60
+        each = split_media(text, explain=True)
+    finally:
+        explain_directives._BULK_PARTS, segments._RUN_FROM = saved
+    assert bulk == each
+    assert bulk.diagnostics == each.diagnostics and bulk.segments == each.segments

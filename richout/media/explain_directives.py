@@ -3,30 +3,25 @@
 One :class:`~richout.media.lines.DirectiveLine` at a time: an empty payload, a second
 ``MEDIA:`` on the line, the rejected parts and the failed whole-payload fallback (one record
 per reason), what became of the line (removed, or kept because of trailing whitespace), and
-the §17.3 warnings about each accepted reference (absorbed words, stray quotes, JSON
-residue, punctuation, ``file:`` around a URL, dot segments in ``media://``).
+the §17.3 warnings about its accepted references (:mod:`richout.media.explain_items`).
 """
 
 from __future__ import annotations
 
 import re
+from operator import eq, itemgetter
 from typing import Any
 
 from richout.media.cleaning import clean
+from richout.media.explain_items import ITEM_KEY, item_checks, speaks
 from richout.media.explain_lines import shown
 from richout.media.lines import DirectiveLine, next_directive_token, says_nothing
-from richout.media.payload import Item, Judge, PayloadResult
+from richout.media.payload import Judge, PayloadResult
 from richout.media.regroup import WORD_CHARS
 from richout.models.diagnostics import Diagnostics
-from richout.policy import Verdict, strip_file_prefix
-from richout.policy.local import (
-    has_scheme_prefix,
-    is_likely_local_path,
-    is_windows_drive,
-    starts_at_root,
-)
+from richout.policy import Verdict
 from richout.policy.verdict import MAX_REFERENCE_UNITS
-from richout.text.chars import has_js_ws, js_rtrim, js_trim
+from richout.text.chars import js_rtrim, js_trim
 
 __all__ = ["directive_checks"]
 
@@ -53,6 +48,13 @@ def _reject(diag: Diagnostics, verdict: Verdict, start: int, end: int, tail: str
     diag.add(verdict.code, "error", f"{verdict.reason}; {tail}", start, end)
 
 
+#: From this many accepted items or rejected parts a line's explanation reads them in
+#: bulk (their distinct values, in C) before, or instead of, one by one. Tests raise it
+#: past any payload to compare the two ways.
+_BULK_PARTS = 16
+_CANDIDATE_SPACES = itemgetter(2, 3)
+
+
 def _reject_parts(
     diag: Diagnostics,
     judge: Judge,
@@ -70,6 +72,22 @@ def _reject_parts(
     """
     #: per code, in the order first met: [first start, last end, parts, reason]
     found: dict[str, list[Any]] = {}
+    if len(rejected) >= _BULK_PARTS:
+        # Most long payloads refuse every part for one reason (260k "~" tokens): the
+        # distinct parts, listed in C, are judged, and one record spans them all.
+        judged = [
+            judge.verdict(candidate, spaces, False)
+            for candidate, spaces in dict.fromkeys(map(_CANDIDATE_SPACES, rejected))
+        ]
+        code = judged[0].code
+        if code is not None and all(not v.ok and v.code == code for v in judged):
+            found[code] = [
+                ps + rejected[0][0],
+                ps + rejected[-1][1],
+                len(rejected),
+                judged[0].reason,
+            ]
+            rejected = []
     # A part equal to the one before it takes its verdict: a payload of 260k refused "~"
     # tokens spent more on the judge's memo key than on the rest of this loop. (A memo of
     # every part here cost a payload of distinct words 10%.)
@@ -121,176 +139,6 @@ def _reject_words(
     return {_NOT_A_REFERENCE}
 
 
-def _ext_tail(value: str) -> str | None:
-    """The text after the last ``.word`` run (1-10 word characters) of ``value``, if any."""
-    i = value.rfind(".")
-    word = re.compile(r"[A-Za-z0-9_]{1,10}(?![A-Za-z0-9_])", re.ASCII)
-    while i >= 0:
-        m = word.match(value, i + 1)
-        if m is not None:
-            return value[m.end() :]
-        i = value.rfind(".", 0, i)
-    return None
-
-
-_DOT_SEGMENTS = frozenset({".", "..", "%2e", ".%2e", "%2e.", "%2e%2e"})
-
-
-def _is_second_branch_local(s: str) -> bool:
-    """Accepted by §8.3's "no scheme, contains a separator" branch, not by a root form."""
-    if s.startswith(("/", "./", "~/", "~\\", "\\\\")) or is_windows_drive(s):
-        return False
-    return is_likely_local_path(s) and not has_scheme_prefix(s)
-
-
-def _item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
-    """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input).
-
-    Not called for a plain part with nothing to say (:func:`says_nothing`): the caller asks
-    that once per distinct value."""
-    v = item.value
-    quoted = shown(v)
-    s = strip_file_prefix(v)
-    _reading_checks(diag, item, s, quoted=quoted, start=start, end=end)
-    _ending_checks(diag, item, s, quoted=quoted, start=start, end=end)
-    _wrapper_checks(diag, item, s, quoted=quoted, start=start, end=end)
-
-
-def _reading_checks(
-    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
-) -> None:
-    """§17.3, how the payload was read: words absorbed into a path, a tag inside the
-    reference, markup or a URL fragment taken for a relative path, a stray quote.
-
-    ``quoted`` is the value as messages show it; ``s`` is the value without ``file:`` (the
-    same for the other §17.3 groups).
-    """
-    v = item.value
-    if item.absorbed:
-        diag.add(
-            "media.words_absorbed",
-            "warning",
-            f"the words after a complete path were read as part of it ({quoted}); put prose "
-            "on its own line, or quote the path",
-            start,
-            end,
-        )
-    if "[[" in v or "]]" in v:
-        diag.add(
-            "media.tag_in_payload",
-            "warning",
-            f"a [[…]] tag was read as part of the reference {quoted} and had no effect; put "
-            "tags on their own line, not after a MEDIA: reference",
-            start,
-            end,
-        )
-    lower = s[:8].lower()
-    if (
-        not lower.startswith(("http://", "https://", "media://"))
-        and _is_second_branch_local(s)
-        and ("://" in s or s[:1] in ("*", "_", "<", ">") or s[-1:] in ("*", "_", ">"))
-    ):
-        diag.add(
-            "media.suspicious_relative",
-            "warning",
-            f"{quoted} was accepted as a relative path although it looks like markup or a "
-            "URL fragment; write the bare https:// URL or path without wrapping",
-            start,
-            end,
-        )
-    if any(q in v for q in "\"'`"):
-        diag.add(
-            "media.stray_quote",
-            "warning",
-            f"the accepted reference {quoted} contains a quote character; quote the whole "
-            "reference and put nothing after the closing quote",
-            start,
-            end,
-        )
-
-
-def _ending_checks(
-    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
-) -> None:
-    """§17.3, how the reference ends: sentence punctuation, JSON after the extension or cut
-    off after it, and a whole payload of several names taken as one name with spaces."""
-    v = item.value
-    if v[-1:] in (".", ";", ":", "!", "?"):
-        diag.add(
-            "media.trailing_punctuation",
-            "warning",
-            f"the accepted reference {quoted} ends with sentence punctuation, which is kept; "
-            "end the line right after the reference",
-            start,
-            end,
-        )
-    if any(c in v for c in '{}"'):
-        tail = _ext_tail(v)
-        if tail is not None and any(c in tail for c in '{}"'):
-            diag.add(
-                "media.json_residue",
-                "warning",
-                f"the accepted reference {quoted} carries JSON after its file extension; "
-                "emit the path alone, not serialized JSON",
-                start,
-                end,
-            )
-    tail = item.tail
-    if item.cut or ('"' in tail and ("}" in tail or "]" in tail)):
-        diag.add(
-            "media.json_tail_cut",
-            "info",
-            f"a serialized-JSON tail after the reference was cut off, leaving {quoted}; "
-            "emit the path alone",
-            start,
-            end,
-        )
-    if item.source == "fallback" and has_js_ws(v) and not starts_at_root(s):
-        diag.add(
-            "media.filenames_merged",
-            "warning",
-            f"the whole payload {quoted} was accepted as one file name with spaces; "
-            "use one MEDIA: line per file, or quote a name that really has spaces",
-            start,
-            end,
-        )
-
-
-def _wrapper_checks(
-    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
-) -> None:
-    """§17.3, what the reference wraps: a remote URL behind ``file:``, and ``.`` or ``..``
-    segments in an inbound ``media://`` reference."""
-    v = item.value
-    lower = s[:8].lower()
-    if s is not v and len(s) != len(v) and s[:8].lower().startswith(("http://", "https://")):
-        diag.add(
-            "media.file_wraps_remote",
-            "warning",
-            f"{quoted} is a file: prefix around a remote URL; it was checked as the remote URL "
-            "but is delivered as written; write the https:// URL alone",
-            start,
-            end,
-        )
-    if lower == "media://":
-        rest = s[8:]
-        cut = len(rest)
-        for sep in "?#":
-            k = rest.find(sep)
-            if 0 <= k < cut:
-                cut = k
-        segments = rest[:cut].split("/")[1:]
-        if any(seg.lower() in _DOT_SEGMENTS for seg in segments):
-            diag.add(
-                "media.inbound.dot_segments",
-                "info",
-                f"{quoted} contains '.' or '..' path segments; it is delivered as written; "
-                "refer to the inbound id directly (media://inbound/<id>)",
-                start,
-                end,
-            )
-
-
 def directive_checks(diag: Diagnostics, d: DirectiveLine, raw: str, judge: Judge) -> None:
     """§17.2-§17.3 for one directive line."""
     res = d.result
@@ -330,33 +178,28 @@ def _accepted_line(
     """§17.3 for each accepted reference, then the parts left beside them: rejected (visible,
     hidden and counted, or dropped) and leftover text."""
     ps = d.payload
-    # Whether §17.3 has nothing to say about a plain part depends on its value alone: asked
-    # once per distinct value (a payload of 500k equal paths asks once, not 500k times).
-    quiet: dict[str, bool] = {}
-    for item in res.accepted:
-        if not item.absorbed and not item.cut and not item.tail and item.source == "part":
-            v = item.value
-            q = quiet.get(v)
-            if q is None:
-                q = quiet[v] = says_nothing(v)
-            if q:
-                continue
-        _item_checks(diag, item, ps + item.start, ps + item.end)
+    if len(res.accepted) >= _BULK_PARTS:
+        # Whether §17.3 has something to say about an item depends on its fields alone, not
+        # its place: each distinct set of them is asked once, listed in C (a payload of
+        # 500k equal paths asks once, and loops over its items only when one speaks).
+        loud = {key for key in set(map(ITEM_KEY, res.accepted)) if speaks(*key)}
+        if loud:
+            for item in res.accepted:
+                if ITEM_KEY(item) in loud:
+                    item_checks(diag, item, ps + item.start, ps + item.end)
+    else:
+        for item in res.accepted:
+            if (
+                item.absorbed
+                or item.cut
+                or item.tail
+                or item.source != "part"
+                or not says_nothing(item.value)
+            ):
+                item_checks(diag, item, ps + item.start, ps + item.end)
     if not res.rejected and not res.leftovers:
         return  # most accepted lines: one reference and nothing beside it
-    # The rejected parts in one pass: those left visible, those hidden and counted, the
-    # others dropped (each list keeps the payload's order).
-    shown_parts: list[tuple[int, int, str, bool, bool]] = []
-    counted: list[tuple[int, int, str, bool, bool]] = []
-    dropped: list[tuple[int, int, str, bool, bool]] = []
-    hidden = {(a, b) for a, b, _ in res.counted} if res.counted else None
-    for r in res.rejected:
-        if r[4]:
-            shown_parts.append(r)
-        elif hidden is not None and (r[0], r[1]) in hidden:
-            counted.append(r)
-        else:
-            dropped.append(r)
+    shown_parts, counted, dropped = _partition(res)
     # Most lines leave all their rejected parts visible: an empty list records nothing, and
     # three calls each setting up its tallies cost a tenth of an accepted line's explanation.
     if shown_parts:
@@ -377,6 +220,47 @@ def _accepted_line(
             ps + a,
             ps + b,
         )
+
+
+_BOUNDS = itemgetter(0, 1)
+_START, _END = itemgetter(0), itemgetter(1)
+_VISIBLE = itemgetter(4)
+
+
+Parts = list[tuple[int, int, str, bool, bool]]
+
+
+def _partition(res: PayloadResult) -> tuple[Parts, Parts, Parts]:
+    """The rejected parts of an accepted line: those left visible, those hidden and counted,
+    the others dropped (each list keeps the payload's order).
+
+    From :data:`_BULK_PARTS` parts, a payload whose parts are all visible or all counted
+    (most long ones: 260k refused tokens) is told apart in C; any other goes part by part."""
+    rejected = res.rejected
+    visible = list(map(_VISIBLE, rejected)) if len(rejected) >= _BULK_PARTS else None
+    if visible is not None and all(visible):
+        return rejected, [], []
+    counted_all = res.counted
+    if (
+        visible is not None
+        and not any(visible)
+        and len(counted_all) == len(rejected)
+        and all(map(eq, map(_START, counted_all), map(_START, rejected)))
+        and all(map(eq, map(_END, counted_all), map(_END, rejected)))
+    ):
+        return [], rejected, []
+    shown_parts: Parts = []
+    counted: Parts = []
+    dropped: Parts = []
+    hidden = set(map(_BOUNDS, res.counted))
+    for r in rejected:
+        if r[4]:
+            shown_parts.append(r)
+        elif (r[0], r[1]) in hidden:
+            counted.append(r)
+        else:
+            dropped.append(r)
+    return shown_parts, counted, dropped
 
 
 def _refused_line(

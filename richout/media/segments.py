@@ -11,7 +11,9 @@ lines the split drops (:func:`walked_text`), and builds the §12 segments with u
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+from operator import itemgetter
 
 from richout.media.lines import LineChange
 from richout.models import Segment, media_segment, text_segment
@@ -269,6 +271,10 @@ class _SegmentBuilder:
         """Append a media segment."""
         self.items.append(url)
 
+    def media_run(self, urls: Iterable[str]) -> None:
+        """Append a media segment for each of ``urls``, in order."""
+        self.items.extend(urls)
+
     def build(self) -> list[Segment]:
         """The finished segments.
 
@@ -289,6 +295,11 @@ class _SegmentBuilder:
         return out
 
 
+#: A line change with more segments than this pushes its media segments in runs.
+_RUN_FROM = 8
+_KIND, _VALUE = itemgetter(0), itemgetter(1)
+
+
 def build_segments(lines: LineBreaks, changes: list[LineChange]) -> list[Segment]:
     """§12: push every kept line and every changed line's own segments, in order."""
     raw = lines.text
@@ -304,11 +315,20 @@ def build_segments(lines: LineBreaks, changes: list[LineChange]) -> list[Segment
             sep = raw[ch.end : ch.end + brk]
         else:
             brk, sep = (1, "\n") if ch.end < n else (0, "")
-        for kind, value in ch.segments:
-            if kind == "text":
-                sb.push(value, sep)
-            else:
-                sb.media(value)
+        if len(ch.segments) <= _RUN_FROM:
+            for kind, value in ch.segments:
+                if kind == "text":
+                    sb.push(value, sep)
+                else:
+                    sb.media(value)
+        else:
+            # A payload of many references: its media segments in runs, listed in C.
+            for kind, run in groupby(ch.segments, _KIND):
+                if kind == "text":
+                    for _, value in run:
+                        sb.push(value, sep)
+                else:
+                    sb.media_run(map(_VALUE, run))
         cursor = ch.end + brk if brk else ch.end + 1
     if cursor <= len(raw):
         sb.push_block(cursor, len(raw))

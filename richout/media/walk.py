@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from itertools import repeat
+from operator import attrgetter
 from typing import Literal
 
 from richout.markdown.codemap import CodeMap
@@ -50,6 +52,8 @@ from richout.text.chars import (
 
 __all__ = ["PLAIN_DIRECTIVE", "Walker", "plain_paths"]
 
+#: An accepted item's reference (``Item.value``), read in C.
+_VALUE = attrgetter("value")
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
 
@@ -396,17 +400,15 @@ class Walker:
             if text:
                 segs.append(("text", text))
             payload = raw[ps:le]
-            # Spans are frozen and every span of this line covers the directive, so one
-            # record serves each repeat of a reference (a payload of 500k equal tokens).
-            line_spans: dict[str, Span] = {}
-            for item in res.accepted:
-                walk.media.append(item.value)
-                if self.explain:
-                    span = line_spans.get(item.value)
-                    if span is None:
-                        span = line_spans[item.value] = span_record("media", ms, le, item.value)
-                    walk.spans.append(span)
-                segs.append(("media", item.value))
+            # The references, their spans and segments listed in C (a payload of 500k
+            # tokens looped over each in Python). Spans are frozen and every span of this
+            # line covers the directive, so one record serves each repeat of a reference.
+            values = list(map(_VALUE, res.accepted))
+            walk.media.extend(values)
+            if self.explain:
+                line_spans = {v: span_record("media", ms, le, v) for v in dict.fromkeys(values)}
+                walk.spans.extend(map(line_spans.__getitem__, values))
+            segs.extend(zip(repeat("media"), values))
             cleaned, kept = leftover_text(payload, res.leftovers)
             base, sep = ps, " "
         elif res.looks_local or res.counted:
