@@ -98,6 +98,7 @@ def outputs(text: str, opts: dict[str, Any]) -> dict[str, Any]:
 def test_total_lossless_and_verbatim(text: str, opts: dict[str, Any]) -> None:
     r = split_media(text, **opts)
     assert rebuild(r) == text
+    assert r.spans == sorted(r.spans, key=lambda s: (s.start, s.end))
     allow = opts.get("markdown_image_allowlist")
     for url in r.media_urls:
         assert url in text or (allow is not None and url in allow)

@@ -365,6 +365,7 @@ def test_rebuild_is_lossless(parts: list[str], current: str | None) -> None:
     text = "".join(parts)
     r = parse_reply(text, current_message_id=current)
     assert rebuild(r) == text
+    assert r.spans == sorted(r.spans, key=lambda s: (s.start, s.end))
     edits = [Edit(e.start, e.end, e.removed, e.inserted) for e in r.edits]
     assert all(a.end <= b.start for a, b in itertools.pairwise(edits))
     for e in edits:

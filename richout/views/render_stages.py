@@ -135,12 +135,17 @@ def render_explanation(
         (media, p_embeds, offset_mapper(p_embeds)),
         (tags, p_media, offset_mapper(p_media)),
     )
+    tag_spans = mapped_spans(
+        spans_of(tags), offset_mapper(p_media), unmoved_below=unmoved_below(p_media)
+    )
     spans = [
         *embeds.spans,
         *mapped_spans(
             spans_of(media), offset_mapper(p_embeds), unmoved_below=unmoved_below(p_embeds)
         ),
-        *mapped_spans(spans_of(tags), offset_mapper(p_media), unmoved_below=unmoved_below(p_media)),
+        *tag_spans,
     ]
-    spans.sort(key=SPAN_ORDER)
+    if embeds.spans or tag_spans or p_embeds:
+        # (The split's own spans, unmoved and alone, are already in order.)
+        spans.sort(key=SPAN_ORDER)
     return {"diagnostics": diagnostics, "spans": spans, "edits": edit_records(p_all)}

@@ -247,6 +247,7 @@ def explain_reply(
     p1, p12, whole = _patch(text, st)
     diags = Diagnostics(text)
     spans = list(spans_of(st.split))
+    from_split = len(spans)
     _stage_findings(diags, spans, st, p1, p12)
     if st.strip.removed:
         t2 = (
@@ -256,6 +257,6 @@ def explain_reply(
         )
         _explain_strip(diags, spans, t2, st.strip.removed, offset_mapper(p12))
     _delivery_findings(diags, text, st, silent_token)
-    if len(spans) > 1:
-        spans.sort(key=SPAN_ORDER)
+    if len(spans) > from_split:
+        spans.sort(key=SPAN_ORDER)  # (the split's own come in order)
     return diags.build(), spans, edit_records(whole)
