@@ -188,6 +188,7 @@ def _accepted_line(
                 if ITEM_KEY(item) in loud:
                     item_checks(diag, item, ps + item.start, ps + item.end)
     else:
+        # (speaks, asked field by field: a line's one reference builds no key tuple)
         for item in res.accepted:
             if (
                 item.absorbed
@@ -227,10 +228,10 @@ _START, _END = itemgetter(0), itemgetter(1)
 _VISIBLE = itemgetter(4)
 
 
-Parts = list[tuple[int, int, str, bool, bool]]
+_Parts = list[tuple[int, int, str, bool, bool]]
 
 
-def _partition(res: PayloadResult) -> tuple[Parts, Parts, Parts]:
+def _partition(res: PayloadResult) -> tuple[_Parts, _Parts, _Parts]:
     """The rejected parts of an accepted line: those left visible, those hidden and counted,
     the others dropped (each list keeps the payload's order).
 
@@ -249,9 +250,9 @@ def _partition(res: PayloadResult) -> tuple[Parts, Parts, Parts]:
         and all(map(eq, map(_END, counted_all), map(_END, rejected)))
     ):
         return [], rejected, []
-    shown_parts: Parts = []
-    counted: Parts = []
-    dropped: Parts = []
+    shown_parts: _Parts = []
+    counted: _Parts = []
+    dropped: _Parts = []
     hidden = set(map(_BOUNDS, res.counted))
     for r in rejected:
         if r[4]:
