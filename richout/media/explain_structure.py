@@ -204,6 +204,9 @@ _NONBLANK = re.compile(r"[^ \t\r]")
 _Line = tuple[int, int] | str
 
 
+_UNASKED = object()
+
+
 def _neighbours(diag: Diagnostics, walk: Walk, raw: str, removed: list[DirectiveLine]) -> None:
     """media.structure_changed: what the lines around a removed directive line become.
 
@@ -214,11 +217,13 @@ def _neighbours(diag: Diagnostics, walk: Walk, raw: str, removed: list[Directive
     """
     around = _Around(raw, {ch.start: ch for ch in walk.changes})
     prev_of, next_of = around.kept_neighbours(removed)
-    asked: tuple[_Line | None, _Line | None, str | None] = (None, None, None)
+    # The neighbours last asked about (None is a neighbour too: the text's edge, shared by
+    # a reply made only of directive lines, which asked once per line before).
+    asked: tuple[object, object, str | None] = (_UNASKED, _UNASKED, None)
     for d in removed:
         prev = prev_of[d.start]
         nxt = next_of[d.end]
-        if prev is not None and prev is asked[0] and nxt is asked[1]:
+        if prev is asked[0] and nxt is asked[1]:
             why = asked[2]  # a block of removed lines shares its neighbours, and the answer
         else:
             why = around.changed_by_removal(prev, nxt)
