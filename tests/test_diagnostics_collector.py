@@ -11,12 +11,12 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_patch import text_and_patch
 
 from richout.models import Diagnostic, span_record
 from richout.models.diagnostics import PER_CONSTRUCT, Diagnostics, Finding, mapped_spans
 from richout.text.chars import LineIndex
 from richout.text.patch import Edit, apply, end_in_input, identity, offset_mapper, unmoved_below
-from tests.test_patch import text_and_patch
 
 _CODES = st.sampled_from(["tag.malformed", "tag.unknown", "media.in_code_block", "reply.silent"])
 _FINDING = st.builds(
