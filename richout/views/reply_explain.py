@@ -44,18 +44,6 @@ from richout.views.reply_stages import Stages
 
 __all__ = ["explain_reply"]
 
-# Reply-tag findings that split_media's own tag pass cannot get right for the delivery view:
-# it runs without the current message id and leaves reply tags in place. The reply stage
-# (parse_directives on the split text) reports these again, correctly.
-_RECOMPUTED_BY_REPLY_STAGE = frozenset(
-    {
-        "tag.reply_id_empty",
-        "tag.reply_id_sanitized",
-        "tag.reply_overridden",
-        "tag.current_without_id",
-    }
-)
-
 
 def _map_span(to_input: OffsetMap, start: int, end: int) -> tuple[int, int]:
     """Input range of ``[start, end)``; the end maps through the last character it covers."""
@@ -136,14 +124,14 @@ def _add_stage(
     starts: frozenset[int],
     to_input: OffsetMap | None = None,
     *,
-    drop: frozenset[str] = frozenset(),
     unmoved: int = 0,
 ) -> None:
-    """A stage's findings minus codes ``drop`` and stripped prefixes, mapped by ``to_input``
-    (which maps offsets below ``unmoved`` to themselves)."""
+    """A stage's findings minus stripped prefixes, mapped by ``to_input`` (which maps offsets
+    below ``unmoved`` to themselves). The split hands on only its tag findings about single
+    constructs (``media/pipeline.py``, ``_TAG_CODES_KEPT``): the reply-tag findings it could
+    not get right for this view (no current message id, reply tags left in place) are the
+    reply stage's alone."""
     kept = _without_malformed_at(stage_findings(result), starts, to_input)
-    if drop:
-        kept = [f for f in kept if f[1] not in drop]
     # The reply stage reads the split's text: a construct both read is reported once, as
     # the split read it (its range can end differently in the trimmed text).
     diags.extend_records(kept, to_input, once_per_construct=True, unmoved_below=unmoved)
@@ -192,10 +180,9 @@ def _stage_findings(
         _stripped_prefix_starts(strip.removed, offset_mapper(p12)) if strip.removed else frozenset()
     )
     directives = st.directives
+    _add_stage(diags, st.split, stripped_at)
     if directives is None:
-        _add_stage(diags, st.split, stripped_at)
         return
-    _add_stage(diags, st.split, stripped_at, drop=_RECOMPUTED_BY_REPLY_STAGE)
     from_t1, unmoved = offset_mapper(p1), unmoved_below(p1)
     _add_stage(diags, directives, stripped_at, from_t1, unmoved=unmoved)
     if directives.has_reply_tag:
