@@ -1859,11 +1859,17 @@ def test_stage_code_keeps_a_lines_spans() -> None:
     assert code._paragraph == [(0, 3), (25, 30), (38, 41), (63, 68)]  # the stage keeps them
     assert code.map()._para_spans == {(0, len(text)): code._paragraph}
     assert not code.map().parsed and code.map()._fences is None
-    # A short text of several lines (a streamed part) is paired up front, like one line...
+    # A short text of several lines (a streamed part) whose tags no reading of its lines
+    # puts in a code span builds no map (span_reach, tests/test_span_reach.py)...
     text = "`a` b\nc d [[reply_to_current]] e\nf [[audio_as_voice]]"
     code = StageCode(text)
     assert not any(code.in_code(text.index(t)) for t in ("[[reply", "[[audio"))
-    assert code._paragraph == [(0, 3)]
+    assert code._map is None and code._paragraph is None
+    # ...and one where a reading could is paired up front, like one line...
+    text = "`a` b\nc `d [[reply_to_current]] e\nf` [[audio_as_voice]]"
+    code = StageCode(text)
+    assert [code.in_code(text.index(t)) for t in ("[[reply", "[[audio")] == [True, False]
+    assert code._paragraph == [(0, 3), (8, 36)]
     # ...and a longer one whose tags are far from any backtick builds no map at all.
     text = (
         "`a` b\n"

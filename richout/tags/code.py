@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from richout.markdown.codemap import CodeMap
 from richout.markdown.linescan import CONTAINERISH
+from richout.markdown.reach import span_reach
 from richout.markdown.spans import in_spans
 from richout.markdown.ticks import TickGaps
 from richout.tags.scan import Finder
@@ -32,6 +33,8 @@ __all__ = ["StageCode"]
 #: Texts up to this long are paired up front whatever their lines (a streamed part of 64
 #: characters asks each tag of its spans); longer ones once a question reaches the map.
 _PART_MAX = 256
+#: :attr:`StageCode._reach` before it is read.
+_UNREAD: list[tuple[int, int]] = []
 
 
 class StageCode:
@@ -49,6 +52,7 @@ class StageCode:
         "_paragraph",
         "_paragraph_asked",
         "_prefix",
+        "_reach",
         "text",
     )
 
@@ -77,6 +81,8 @@ class StageCode:
         # None: not asked yet, or the text is not such a paragraph.
         self._paragraph: list[tuple[int, int]] | None = None
         self._paragraph_asked = False
+        # Where a code span could lie, whatever the blocks (span_reach); None: unknown.
+        self._reach: list[tuple[int, int]] | None = _UNREAD
 
     def map(self) -> CodeMap:
         """The code map of the text (built once)."""
@@ -171,6 +177,14 @@ class StageCode:
             and not self._paragraph_asked
             and ("\n" not in self.text or len(self.text) <= _PART_MAX)
         ):
+            reach = self._reach
+            if reach is _UNREAD:
+                short = len(self.text) <= _PART_MAX and self.inline_only()
+                reach = self._reach = span_reach(self.text) if short else None
+            if reach is not None and not in_spans(reach, pos, len(self.text)):
+                # Most tags of a streamed part: no reading of its lines puts a code span
+                # here, so the map (the part's block structure, then its spans) is not built.
+                return False
             # A one-line or short text (a streamed part, most often) pairs its backticks
             # once and answers every question from the spans: the checks below, then the
             # map, cost four calls per tag. Asked once: pairing a long line is linear in the

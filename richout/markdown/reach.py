@@ -1,0 +1,121 @@
+"""Where inline code could lie in a short text, whatever its blocks turn out to be.
+
+A code span pairs backtick runs inside one inline content: a paragraph's lines, a heading's,
+a table cell. Which lines make one paragraph is a question of block structure (does the
+next line open a quote, continue an item, lazily continue a quote?), and answering it is
+most of what a streamed part's code map costs. :func:`span_reach` answers the tag stages'
+usual question, "is this ``[[`` in code?", without it, for every structure at once.
+
+Every inline content starts at a line start (container markers and heading hashes hold no
+backtick) and ends at a line end. Pairing from any line start reads backtick runs left to
+right: a run opens a span closing at the next run of its width, or is literal text when
+the content holds none. Take the union over every line start of the ranges a span could
+cover, where a run's closer is searched in the whole text, not its (unknown) content:
+
+* a run with no run of its width after it anywhere is literal in any content, and the
+  reading goes on after it;
+* a run with one is taken as opening a span to it, and the reading goes on after the
+  closer. When the real content ends before that closer, the run is literal there and
+  the real reading goes on after it instead; but every position of that content after the
+  run lies before the closer, so inside the range already taken. A position of a later
+  content is read from that content's own line start.
+
+So a position outside the union is in no code span. The constructs that take backtick runs
+out of the pairing, or split a line, need guards: a link (``](``) or a link reference
+definition (``]:``, which makes ``[x][y]`` a link), an escaped backtick, an autolink holding
+a backtick, a table (a delimiter row), and a lone CR (a line break the line-start reading
+would not see). A text holding any of them gets None: ask the code map.
+"""
+
+from __future__ import annotations
+
+import re
+
+from richout.markdown.spans import autolink_may_hold_backtick, backtick_runs, may_hold_table
+from richout.text.chars import has_lone_cr
+
+__all__ = ["span_reach"]
+
+#: A blank line: no content crosses it.
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
+#: A line opening a list item that interrupts a paragraph (a bullet, or an ordered marker
+#: numbered 1, with content after it) or a thematic break of ``*`` or ``-``: no content
+#: crosses into it, whatever containers hold the line before.
+_ITEM_LINE = re.compile(r"\n {0,3}(?:[-+*]|1[.)])[ \t]+[^ \t\r\n]")
+
+
+def _cuts(text: str) -> list[int]:
+    """Line starts of ``text`` that no inline content crosses, sorted: blank lines, lines
+    opening a list item that interrupts a paragraph, and the first line opening a block
+    quote when no ``>`` comes before it (no content above it is in a quote it could
+    continue). Found cheaply; a cut missed only widens the reach."""
+    if "\n" not in text:
+        return []
+    cuts = [m.start() + 1 for m in _BLANK_LINE.finditer(text)]
+    cuts.extend(m.start() + 1 for m in _ITEM_LINE.finditer(text))
+    q = text.find(">")
+    if q > 0:
+        line = text.rfind("\n", 0, q) + 1
+        if line and q - line <= 3 and text.startswith(" " * (q - line), line):
+            cuts.append(line)
+    cuts.sort()
+    return cuts
+
+
+def span_reach(text: str) -> list[tuple[int, int]] | None:
+    """Sorted, disjoint ranges of ``text`` outside which no inline code span lies, however
+    its lines form blocks; None when the text holds a construct that can change how its
+    backtick runs pair (see the module docstring): only a parse can tell.
+
+    Code blocks are not considered: the caller asks only of a text that cannot hold one
+    (:meth:`~richout.tags.code.StageCode.inline_only`). Linear in the text's backtick runs.
+    """
+    if "`" not in text:
+        return []
+    # (Plain substring tests: the caller's texts are short, contains() is for long ones.)
+    if (
+        "](" in text
+        or "]:" in text
+        or "\\`" in text
+        or ("\r" in text and has_lone_cr(text))
+        # A table without a pipe has one cell a row, which starts at its line start.
+        or ("|" in text and may_hold_table(text))
+    ):
+        return None
+    # (The parser reads NUL as U+FFFD, which an autolink may hold.)
+    if "<" in text and autolink_may_hold_backtick(text.replace("\x00", "\ufffd")):
+        return None
+    runs = backtick_runs(text)
+    m = len(runs)
+    # Each run's closer, the next run of its width before the next cut (-1: none), found
+    # right to left.
+    cuts = _cuts(text)
+    k = len(cuts) - 1
+    closer = [-1] * m
+    after: dict[int, int] = {}
+    for j in range(m - 1, -1, -1):
+        s, e = runs[j]
+        while k >= 0 and cuts[k] > s:
+            after = {}  # no content crosses the cut: the runs after it close nothing here
+            k -= 1
+        closer[j] = after.get(e - s, -1)
+        after[e - s] = j
+    reach: list[tuple[int, int]] = []
+    due = {0}  # runs some reading reaches as a possible opener
+    find = text.find
+    prev = 0
+    for j in range(m):
+        s, e = runs[j]
+        if j in due or find("\n", prev, s) >= 0:  # (the first run after a line start)
+            c = closer[j]
+            if c < 0:
+                due.add(j + 1)
+            else:
+                end = runs[c][1]
+                if reach and s <= reach[-1][1]:
+                    reach[-1] = (reach[-1][0], max(end, reach[-1][1]))
+                else:
+                    reach.append((s, end))
+                due.add(c + 1)
+        prev = e
+    return reach
