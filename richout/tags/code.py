@@ -179,8 +179,11 @@ class StageCode:
         ):
             reach = self._reach
             if reach is _UNREAD:
-                short = len(self.text) <= _PART_MAX and self.inline_only()
-                reach = self._reach = span_reach(self.text) if short else None
+                # Several lines only: a line is one paragraph, paired below for less.
+                lines = "\n" in self.text and len(self.text) <= _PART_MAX
+                reach = self._reach = (
+                    span_reach(self.text) if lines and self.inline_only() else None
+                )
             if reach is not None and not in_spans(reach, pos, len(self.text)):
                 # Most tags of a streamed part: no reading of its lines puts a code span
                 # here, so the map (the part's block structure, then its spans) is not built.
