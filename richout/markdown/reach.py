@@ -29,6 +29,7 @@ would not see). A text holding any of them gets None: ask the code map.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from richout.markdown.spans import autolink_may_hold_backtick, backtick_runs, may_hold_table
@@ -87,27 +88,28 @@ def span_reach(text: str) -> list[tuple[int, int]] | None:
         return None
     runs = backtick_runs(text)
     m = len(runs)
-    # Each run's closer, the next run of its width before the next cut (-1: none), found
-    # right to left.
-    cuts = _cuts(text)
-    k = len(cuts) - 1
+    # Each run's closer, the next run of its width (-1: none), found right to left.
     closer = [-1] * m
     after: dict[int, int] = {}
     for j in range(m - 1, -1, -1):
         s, e = runs[j]
-        while k >= 0 and cuts[k] > s:
-            after = {}  # no content crosses the cut: the runs after it close nothing here
-            k -= 1
         closer[j] = after.get(e - s, -1)
         after[e - s] = j
     reach: list[tuple[int, int]] = []
     due = {0}  # runs some reading reaches as a possible opener
     find = text.find
+    cuts: list[int] | None = None  # found when a closer first lies on a later line
     prev = 0
     for j in range(m):
         s, e = runs[j]
         if j in due or find("\n", prev, s) >= 0:  # (the first run after a line start)
             c = closer[j]
+            if c >= 0 and find("\n", e, runs[c][0]) >= 0:
+                if cuts is None:
+                    cuts = _cuts(text)
+                k = bisect.bisect_right(cuts, s)
+                if k < len(cuts) and cuts[k] < runs[c][0]:
+                    c = -1  # no content crosses the cut: no run of this width closes it
             if c < 0:
                 due.add(j + 1)
             else:
