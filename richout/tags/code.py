@@ -181,9 +181,11 @@ class StageCode:
             if reach is _UNREAD:
                 # Several lines only: a line is one paragraph, paired below for less.
                 lines = "\n" in self.text and len(self.text) <= _PART_MAX
-                reach = self._reach = (
-                    span_reach(self.text) if lines and self.inline_only() else None
-                )
+                reach = span_reach(self.text) if lines else None
+                # (Its guards first: they are cheaper than the block question.)
+                if reach is not None and not self.inline_only():
+                    reach = None
+                self._reach = reach
             if reach is not None and not in_spans(reach, pos, len(self.text)):
                 # Most tags of a streamed part: no reading of its lines puts a code span
                 # here, so the map (the part's block structure, then its spans) is not built.
