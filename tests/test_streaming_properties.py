@@ -315,8 +315,8 @@ def test_read_part_is_the_explained_parse_without_its_records(text: str) -> None
 
 
 #: Parts of code spans, text, blanks, line breaks and current tags, the shape the stream's
-#: lexical read of ``[[reply_to_current]]`` answers, and what sends a part back to the
-#: stages (a tag in code, "[" before a tag, another spelling, an audio tag, a fence).
+#: lexical read of ``[[reply_to_current]]`` answers (tags in code included), and what
+#: sends a part back to the stages ("[" before a tag, another spelling, an audio tag).
 _CURRENT_PIECES = [
     *["[[reply_to_current]]"] * 4,
     *["`a`", "``b``", "`", "``", "x", " ", "  ", "\t", "\n", "\n\n", "> ", "- ", "    "],
@@ -328,7 +328,8 @@ _CURRENT_PIECES = [
 @settings(max_examples=1500)
 @given(st.lists(st.sampled_from(_CURRENT_PIECES), min_size=1, max_size=12).map("".join))
 @example("`a` [[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b``")
-@example("`[[reply_to_current]]` x [[reply_to_current]]")  # one tag in code: the stages
+@example("`[[reply_to_current]]` x [[reply_to_current]]")  # one tag in code
+@example("\n\t[[reply_to_current]]")  # all in code (indented): no boundary step
 @example("[[[reply_to_current]]")
 def test_read_part_of_current_tags_is_the_explained_parse(text: str) -> None:
     """Parts whose every ``[[`` opens ``[[reply_to_current]]`` are read lexically
@@ -380,8 +381,19 @@ def test_the_lexical_read_answers_plain_parts_only() -> None:
         [],
     )
     assert want.text == "``b`` `a` ``b`` `a`"
-    for other in (
+    # A tag in code stays and is explained, as the stages do: a part of a table row cut
+    # inside a span (the row's block structure puts the tag in it) and one all in code.
+    for part in (
         "`[[reply_to_current]]` [[reply_to_current]]",
+        "` z\n  `x` [[reply_to_current]] | ``y`` z\n  `x`",
+        "\n\t[[reply_to_current]]",
+    ):
+        fast = _current_tags_only(part, StageCode(part))
+        want = parse_directives(part, explain=True)
+        assert fast is not None, part
+        assert (fast.text, fast.has_reply_tag) == (want.text, want.has_reply_tag)
+        assert [f[1] for f in fast.findings] == ["tag.in_code"]
+    for other in (
         "[[reply_to_current]] [[audio_as_voice]]",
         "[[reply_to_current]] [[reply_to:1]]",
         "[[[reply_to_current]]",

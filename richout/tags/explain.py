@@ -40,6 +40,7 @@ __all__ = [
     "clip",
     "explain_precedence",
     "identity",
+    "in_code_words",
     "malformed_reason",
     "reply_malformed_row",
     "unknown_stage",
@@ -111,6 +112,15 @@ def _unknown(construct: str) -> str:
     )
 
 
+def in_code_words(literal: str, kind: TagKind) -> str:
+    """The message of a ``tag.in_code`` finding about the tag ``literal`` (clipped)."""
+    what = "audio" if kind == "audio" else "reply"
+    return (
+        f"{show(literal)} is inside code (a code span or block), so it stays literal text "
+        f"and sets no {what} directive; move it outside the code to make it a tag."
+    )
+
+
 class Sink:
     """Diagnostics of one call, with spans in input offsets."""
 
@@ -132,15 +142,7 @@ class Sink:
 
     def in_code(self, start: int, end: int, kind: TagKind, literal: str) -> None:
         self.claimed.append((start, end))
-        what = "audio" if kind == "audio" else "reply"
-        self.diags.add(
-            "tag.in_code",
-            "info",
-            f"{show(literal)} is inside code (a code span or block), so it stays literal text "
-            f"and sets no {what} directive; move it outside the code to make it a tag.",
-            start,
-            end,
-        )
+        self.diags.add("tag.in_code", "info", in_code_words(literal, kind), start, end)
 
     def malformed_words(self, construct: str, fix: str, reason: str) -> str:
         """The message of a ``tag.malformed`` finding (the same for every sink)."""

@@ -32,6 +32,7 @@ from richout.tags.explain import (
     Sink,
     explain_precedence,
     identity,
+    in_code_words,
     unknown_stage,
 )
 from richout.tags.scan import AUDIO_HEAD, ReplyTagReader
@@ -82,35 +83,45 @@ def read_part(text: str) -> PartTags:
 
 #: The one spelling of a reply tag :func:`_current_tags_only` reads.
 _CURRENT = "[[reply_to_current]]"
+#: What the reply stage says of it in code.
+_CURRENT_IN_CODE = in_code_words(_CURRENT, "current")
 
 
 def _current_tags_only(text: str, code: StageCode) -> PartTags | None:
-    """:func:`read_part` of a part whose every ``[[`` opens ``[[reply_to_current]]``, each
-    outside code; None for any other part (the stages read it).
+    """:func:`read_part` of a part whose every ``[[`` opens ``[[reply_to_current]]``; None
+    for any other part (the stages read it).
 
     Such a part holds no audio head and no other ``[[`` (a tag spelt otherwise, a malformed
     head, an unknown ``[[name]]``, a ``[`` before a tag), so the stages would find exactly
-    these tags, all current, and say nothing about them in a stream (no id to sanitise or
-    override; ``tag.current_without_id`` is left out): the outputs are the tags removed,
-    gaps closed and §5.1, by the stages' own steps. A streamed part of code spans and tags
-    spent most of its read on the general reader's records (``tests/test_streaming_
-    properties.py`` compares the two on generated parts).
+    these tags, all current: a tag in code stays text and is explained (``tag.in_code``),
+    and of the others they say nothing in a stream (no id to sanitise or override;
+    ``tag.current_without_id`` is left out). The outputs are those tags removed, gaps
+    closed and §5.1 (when any was removed), by the stages' own steps. A streamed part of
+    code spans and tags spent most of its read on the general reader's records, and a part
+    whose block structure puts a tag in a span (a part of a table row cut inside a span)
+    took the general read too (``tests/test_streaming_properties.py`` compares the two on
+    generated parts).
     """
     opens = text.count("[[")
     if not opens or opens != text.count(_CURRENT) or contains(text, "[[["):
         return None
     sites: list[tuple[int, int]] = []
+    found: list[Finding] = []
     at = text.find(_CURRENT)
     while at >= 0:
-        if code.in_code(at):
-            return None  # a tag in code is explained (tag.in_code): the stages' to say
         end = at + len(_CURRENT)
-        sites.append((at, end))
+        if code.in_code(at):
+            found.append((at, "tag.in_code", end, "info", _CURRENT_IN_CODE, None))
+        else:
+            sites.append((at, end))
         at = text.find(_CURRENT, end)
+    if not sites:
+        # No tag recognised: the boundary step does not run (TAGS.md §5.1).
+        return PartTags(text, False, False, False, None, False, found)
     text3, _ = close_sites(text, sites, with_patch=False)
     code3 = StageCode(text3, like=code)
     final, _ = normalize_boundaries(text3, code3.in_code, code3.owns_tail, with_patch=False)
-    return PartTags(final, False, False, True, None, True, [])
+    return PartTags(final, False, False, True, None, True, found)
 
 
 def untagged(text: str, code_map: CodeMap | None = None) -> tuple[str, Patch]:
