@@ -132,6 +132,10 @@ def _assert_sound(text: str) -> list[tuple[int, int]] | None:
 @example("[a][`b] `` x ` [[reply_to_current]] ``\n\n[`b]: /u")  # a label takes a run
 @example("a `b\n# c` [[reply_to_current]] `")  # a heading line is content of its own
 @example("`a\nb > [[reply_to_current]] `")  # a ">" inside a line opens no quote
+@example("\\`a ` [[reply_to_current]] `")  # an escaped backtick opens nothing
+@example("\\\\\\`a ` [[reply_to_current]] `")  # ... after any odd run of backslashes
+@example("\\``a` [[reply_to_current]] ` ``")  # the rest of an escaped run opens
+@example("`a\\` [[reply_to_current]] `")  # a backslash is text inside a span
 def test_no_code_outside_the_reach(text: str) -> None:
     _assert_sound(text)
 
@@ -145,6 +149,10 @@ def test_no_code_outside_the_reach(text: str) -> None:
         ("b`` c\n- `a` [[reply_to_current]] ``b`` c\n- `a`", True),
         ("`\n> `a` [[reply_to_current]] ``b``\n> `a` [[reply_to_current]] ``", True),
         ("`a\n\nb [[reply_to_current]] `c`", True),  # no content crosses a blank line
+        ("\\``a` [[reply_to_current]] x", True),  # the rest of an escaped run opens
+        ("\\\\`a` [[reply_to_current]] x", True),  # an escaped backslash escapes nothing
+        ("[[reply_to_current]] \\`\\`b `c`\n\\`a\\` [[reply_to_current]] \\`\\`b", True),
+        ("\\`a ` [[reply_to_current]] `", False),  # the escaped one opens nothing
         # A lazy line could join the run before it: only the parse can tell.
         ("` z\n  `x` [[reply_to_current]] | ``y`` z\n  `x`", False),
     ],
@@ -162,7 +170,6 @@ def test_the_reach_clears_the_tags_of_streamed_parts(text: str, clear: bool) -> 
     [
         "`a` [l](u) [[reply_to_current]]",  # a link may take a run into its destination
         "`a` [x] [[reply_to_current]]\n\n[x]: /u",  # a definition makes [x] a link
-        "\\`a` [[reply_to_current]] `",  # an escaped backtick
         "`a <http://x`y> [[reply_to_current]] `",  # an autolink holding a backtick
         "`a <a\x00`b> [[reply_to_current]] `",  # ... NUL read as U+FFFD
         "a | `b\n-|-\nc` [[reply_to_current]] | d",  # a table splits its rows into cells

@@ -20,11 +20,13 @@ cover, where a run's closer is searched in the whole text, not its (unknown) con
   run lies before the closer, so inside the range already taken. A position of a later
   content is read from that content's own line start.
 
-So a position outside the union is in no code span. The constructs that take backtick runs
-out of the pairing, or split a line, need guards: a link (``](``) or a link reference
-definition (``]:``, which makes ``[x][y]`` a link), an escaped backtick, an autolink holding
-a backtick, a table (a delimiter row), and a lone CR (a line break the line-start reading
-would not see). A text holding any of them gets None: ask the code map.
+So a position outside the union is in no code span. An escaped backtick (an odd run of
+backslashes before it) is text where a reading meets it as an opener, and the rest of its
+run opens instead; a closer is always a whole run, as a backslash is text inside a span.
+The constructs that take backtick runs out of the pairing, or split a line, need guards: a
+link (``](``) or a link reference definition (``]:``, which makes ``[x][y]`` a link), an
+autolink holding a backtick, a table (a delimiter row), and a lone CR (a line break the
+line-start reading would not see). A text holding any of them gets None: ask the code map.
 """
 
 from __future__ import annotations
@@ -63,6 +65,28 @@ def _cuts(text: str) -> list[int]:
     return cuts
 
 
+def _escaped(text: str, at: int) -> bool:
+    """Is the backtick at ``at`` escaped, read outside a code span (an odd run of
+    backslashes before it)?"""
+    k = at
+    while k and text[k - 1] == "\\":
+        k -= 1
+    return (at - k) % 2 == 1
+
+
+def _next_of_width(runs: list[tuple[int, int]], j: int, width: int) -> int:
+    """The first run after ``runs[j]`` of ``width`` backticks (-1: none, or width 0).
+
+    An escaped run's first backtick is text, and the rest of it opens a span closed by the
+    next whole run of that width: inside a span a backslash is text, so a closer is always
+    a whole run."""
+    if width:
+        for c in range(j + 1, len(runs)):
+            if runs[c][1] - runs[c][0] == width:
+                return c
+    return -1
+
+
 def span_reach(text: str) -> list[tuple[int, int]] | None:
     """Sorted, disjoint ranges of ``text`` outside which no inline code span lies, however
     its lines form blocks; None when the text holds a construct that can change how its
@@ -77,7 +101,6 @@ def span_reach(text: str) -> list[tuple[int, int]] | None:
     if (
         "](" in text
         or "]:" in text
-        or "\\`" in text
         or ("\r" in text and has_lone_cr(text))
         # A table without a pipe has one cell a row, which starts at its line start.
         or ("|" in text and may_hold_table(text))
@@ -95,6 +118,7 @@ def span_reach(text: str) -> list[tuple[int, int]] | None:
         s, e = runs[j]
         closer[j] = after.get(e - s, -1)
         after[e - s] = j
+    escapes = "\\`" in text
     reach: list[tuple[int, int]] = []
     due = {0}  # runs some reading reaches as a possible opener
     find = text.find
@@ -104,6 +128,8 @@ def span_reach(text: str) -> list[tuple[int, int]] | None:
         s, e = runs[j]
         if j in due or find("\n", prev, s) >= 0:  # (the first run after a line start)
             c = closer[j]
+            if escapes and _escaped(text, s):
+                c = _next_of_width(runs, j, e - s - 1)
             if c >= 0 and find("\n", e, runs[c][0]) >= 0:
                 if cuts is None:
                     cuts = _cuts(text)
