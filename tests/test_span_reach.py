@@ -59,6 +59,10 @@ _PIECES = [
     "[[reply_to_current]]",
     "[l](u)",
     "[a](`b`)",
+    '[a](u\n"`x")',
+    '[a](u\n> "t`x")',
+    "![`a`](b)",
+    "[a](<b c>\n`)",
     "[x]: /u",
     "[x]",
     "<http://a`b>",
@@ -132,6 +136,9 @@ def _assert_sound(text: str) -> list[tuple[int, int]] | None:
 @example("[a][`b] `` x ` [[reply_to_current]] ``\n\n[`b]: /u")  # a label takes a run
 @example("a `b\n# c` [[reply_to_current]] `")  # a heading line is content of its own
 @example("`a\nb > [[reply_to_current]] `")  # a ">" inside a line opens no quote
+@example('> [b](u\n> "`") ` [[reply_to_current]] `')  # a title past a quote's marker
+@example('[b](u\n"`") ` [[reply_to_current]] `')  # a title on the next line
+@example("![`a](u) ` [[reply_to_current]] `")  # an image's alt text
 @example("\\`a ` [[reply_to_current]] `")  # an escaped backtick opens nothing
 @example("\\\\\\`a ` [[reply_to_current]] `")  # ... after any odd run of backslashes
 @example("\\``a` [[reply_to_current]] ` ``")  # the rest of an escaped run opens
@@ -150,6 +157,7 @@ def test_no_code_outside_the_reach(text: str) -> None:
         ("`\n> `a` [[reply_to_current]] ``b``\n> `a` [[reply_to_current]] ``", True),
         ("`a\n\nb [[reply_to_current]] `c`", True),  # no content crosses a blank line
         ("\\``a` [[reply_to_current]] x", True),  # the rest of an escaped run opens
+        ("`a` [[reply_to_current]] ``b`` [l](u)\n`a` [[reply_to_current]]", True),  # a link
         ("\\\\`a` [[reply_to_current]] x", True),  # an escaped backslash escapes nothing
         ("[[reply_to_current]] \\`\\`b `c`\n\\`a\\` [[reply_to_current]] \\`\\`b", True),
         ("\\`a ` [[reply_to_current]] `", False),  # the escaped one opens nothing
@@ -168,7 +176,8 @@ def test_the_reach_clears_the_tags_of_streamed_parts(text: str, clear: bool) -> 
 @pytest.mark.parametrize(
     "text",
     [
-        "`a` [l](u) [[reply_to_current]]",  # a link may take a run into its destination
+        "`a` [l](`u`) [[reply_to_current]] `",  # a link takes a run into its destination
+        '`a` [l](u\n> "`") [[reply_to_current]] `',  # ... or its title, past a quote marker
         "`a` [x] [[reply_to_current]]\n\n[x]: /u",  # a definition makes [x] a link
         "`a <http://x`y> [[reply_to_current]] `",  # an autolink holding a backtick
         "`a <a\x00`b> [[reply_to_current]] `",  # ... NUL read as U+FFFD

@@ -24,9 +24,11 @@ So a position outside the union is in no code span. An escaped backtick (an odd 
 backslashes before it) is text where a reading meets it as an opener, and the rest of its
 run opens instead; a closer is always a whole run, as a backslash is text inside a span.
 The constructs that take backtick runs out of the pairing, or split a line, need guards: a
-link (``](``) or a link reference definition (``]:``, which makes ``[x][y]`` a link), an
-autolink holding a backtick, a table (a delimiter row), and a lone CR (a line break the
-line-start reading would not see). A text holding any of them gets None: ask the code map.
+link whose destination or title may hold a backtick (a link's label leaves the pairing
+alone: a span holding its ``]`` makes the label end later), an image, a link reference
+definition (``]:``, which makes ``[x][y]`` a link), an autolink holding a backtick, a table
+(a delimiter row), and a lone CR (a line break the line-start reading would not see). A
+text holding any of them gets None: ask the code map.
 """
 
 from __future__ import annotations
@@ -34,7 +36,12 @@ from __future__ import annotations
 import bisect
 import re
 
-from richout.markdown.spans import autolink_may_hold_backtick, backtick_runs, may_hold_table
+from richout.markdown.spans import (
+    autolink_may_hold_backtick,
+    backtick_runs,
+    link_may_hold_backtick,
+    may_hold_table,
+)
 from richout.text.chars import has_lone_cr
 
 __all__ = ["span_reach"]
@@ -99,8 +106,7 @@ def span_reach(text: str) -> list[tuple[int, int]] | None:
         return []
     # (Plain substring tests: the caller's texts are short, contains() is for long ones.)
     if (
-        "](" in text
-        or "]:" in text
+        "]:" in text
         or ("\r" in text and has_lone_cr(text))
         # A table without a pipe has one cell a row, which starts at its line start.
         or ("|" in text and may_hold_table(text))
@@ -108,6 +114,10 @@ def span_reach(text: str) -> list[tuple[int, int]] | None:
         return None
     # (The parser reads NUL as U+FFFD, which an autolink may hold.)
     if "<" in text and autolink_may_hold_backtick(text.replace("\x00", "\ufffd")):
+        return None
+    # The link reading sees a title on a later line through indentation but not through a
+    # quote's markers: a text holding both is left to the map.
+    if "](" in text and (">" in text or link_may_hold_backtick(text.replace("\x00", "\ufffd"))):
         return None
     runs = backtick_runs(text)
     m = len(runs)
