@@ -7,4 +7,5 @@
 - `regions` -- where a long text can be parsed in independent pieces.
 - `spans` -- a plain paragraph's code spans from its backtick runs, and what makes that unsafe.
 - `quotes` -- the code spans of a block quote's plain paragraph, its markers taken off.
+- `reach` -- where inline code could lie in a short text, whatever its blocks turn out to be.
 """
