@@ -31,7 +31,8 @@ from richout.text.chars import contains
 __all__ = ["StageCode"]
 
 #: Texts up to this long are paired up front whatever their lines (a streamed part of 64
-#: characters asks each tag of its spans); longer ones once a question reaches the map.
+#: characters asks each tag of its spans; one of several lines asks its reach first);
+#: longer ones once a question reaches the map.
 _PART_MAX = 256
 #: :attr:`StageCode._reach` before it is read.
 _UNREAD: list[tuple[int, int]] = []
