@@ -100,7 +100,9 @@ def span_reach(text: str) -> list[tuple[int, int]] | None:
     backtick runs pair (see the module docstring): only a parse can tell.
 
     Code blocks are not considered: the caller asks only of a text that cannot hold one
-    (:meth:`~richout.tags.code.StageCode.inline_only`). Linear in the text's backtick runs.
+    (:meth:`~richout.tags.code.StageCode.inline_only`). Linear in the text's backtick runs,
+    but for each escaped run a reading meets, whose closer is searched run by run: the
+    caller asks only of texts of up to 256 characters.
     """
     if "`" not in text:
         return []
