@@ -160,8 +160,10 @@ def test_no_code_outside_the_reach(text: str) -> None:
         ("`a` [[reply_to_current]] ``b`` [l](u)\n`a` [[reply_to_current]]", True),  # a link
         ("\\\\`a` [[reply_to_current]] x", True),  # an escaped backslash escapes nothing
         ("[[reply_to_current]] \\`\\`b `c`\n\\`a\\` [[reply_to_current]] \\`\\`b", True),
-        ("\\`a ` [[reply_to_current]] `", False),  # the escaped one opens nothing
-        # A lazy line could join the run before it: only the parse can tell.
+        # The escaped run opens nothing, so the next one does: the tag is in a span.
+        ("\\`a ` [[reply_to_current]] `", False),
+        # The second line may continue the first's paragraph, whose run may then close on
+        # it (here it does: the tag is in code); only the parse can tell.
         ("` z\n  `x` [[reply_to_current]] | ``y`` z\n  `x`", False),
     ],
 )
