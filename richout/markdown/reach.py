@@ -46,7 +46,8 @@ from richout.text.chars import has_lone_cr
 
 __all__ = ["span_reach"]
 
-#: A blank line: no content crosses it.
+#: A blank line: no content crosses it. (``linescan.line_index`` lists them too, and more;
+#: for a streamed part this search costs a quarter of it, and parts of a list ask often.)
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 #: A line opening a list item that interrupts a paragraph (a bullet, or an ordered marker
 #: numbered 1, with content after it) or a thematic break of ``*`` or ``-``: no content
