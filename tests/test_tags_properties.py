@@ -24,6 +24,7 @@ from richout import rebuild
 from richout.markdown.codemap import CodeMap
 from richout.models.diagnostics import PER_CONSTRUCT, findings_of, patch_of, spans_of
 from richout.tags.close import (
+    _closed_site_by_site,
     _space_opening_a_paragraph,
     close_sites,
     leading_breaks_end,
@@ -719,3 +720,57 @@ def test_closing_sites_gives_a_patch_of_apart_edits_that_rebuilds_the_input(
     assert all(e.removed != e.inserted and text[e.start : e.end] == e.removed for e in patch)
     assert apply(text, patch) == closed and invert(closed, patch) == text
     assert closed.count("[[x]]") == text.count("[[x]]") - len(sites)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([" ", "\t", "\n", "\r\n", "\r", "\u00a0", "a", "|", "[[x]]"]),
+        max_size=16,
+    ),
+    st.lists(st.booleans(), min_size=16, max_size=16),
+)
+def test_closing_sites_without_running_facts_takes_the_general_steps_text(
+    tokens: list[str], chosen: list[bool]
+) -> None:
+    """The shortcut (``_closed_site_by_site``), taken without a patch, gives the general
+    steps' text wherever it answers (blanks, breaks, trailing whitespace, U+00A0 and
+    adjacent sites around the tags)."""
+    text = "".join(tokens)
+    starts = list(itertools.accumulate(map(len, tokens), initial=0))
+    sites = [(starts[k], starts[k + 1]) for k, t in enumerate(tokens) if t == "[[x]]" and chosen[k]]
+    fast = _closed_site_by_site(text, sites)
+    if fast is not None:
+        assert fast == close_sites(text, sites)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "closed"),
+    [
+        ("a [[x]] b", "a b"),
+        ("a\t[[x]]\t\tb [[x]]c\n", "a b c\n"),
+        ("| `x` [[x]] | y |\n| `x` [[x]] | y", "| `x` | y |\n| `x` | y"),
+        ("[[x]] b", " b"),  # at the text's start: the blank after it is §5.1's
+        ("a\n  [[x]]  b [[x]]", "a\n    b "),  # at a line's start; blanks to the end stay
+        ("a\n[[x]]\nb", "a\n\nb"),  # a line of tags only: one blank line at most
+        (" [[x]] \r\n\r\n\nb", "\r\n\r\nb"),
+        ("a\n\n[[x]]\n\nb", "a\n\nb"),
+        ("a\r\r[[x]]\nb", "a\r\r\nb"),  # the seam counts line feeds only
+        ("a [[x]] b\n[[x]]\nc", None),  # ... after another site
+        ("a [[x]] \nb [[x]]\t\r\nc", "a\nb\r\nc"),  # at lines' ends
+        ("a [[x]] \u00a0", "a  \u00a0"),  # only whitespace after it: left to §5.1
+        ("\u00a0[[x]] b", "\u00a0 b"),  # after a space that is not a blank
+        ("a [[x]][[x]] b", "a b"),  # adjacent sites are one
+        ("[[x]][[x]]", ""),
+        ("a [[x]] [[x]] b", None),  # blanks only between them
+    ],
+)
+def test_closing_sites_without_running_facts_answers_where_it_can(
+    text: str, closed: str | None
+) -> None:
+    """Which shapes the shortcut answers (so the property above is not vacuous), and that
+    its answers are the general steps'."""
+    sites = [(m.start(), m.end()) for m in re.finditer(re.escape("[[x]]"), text)]
+    assert _closed_site_by_site(text, sites) == closed
+    if closed is not None:
+        assert close_sites(text, sites)[0] == closed

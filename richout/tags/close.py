@@ -152,6 +152,10 @@ def close_sites(
     """
     if not removed:
         return text, []
+    if not with_patch:
+        closed = _closed_site_by_site(text, removed)
+        if closed is not None:
+            return closed, []
     n = len(text)
     out = _Out(text)
     content_end = -1  # computed on first use: only case 2 needs it
@@ -198,6 +202,78 @@ def close_sites(
         return out.text(), []
     patch = out.patch()
     return apply(text, patch), patch
+
+
+def _closed_site_by_site(text: str, removed: Sequence[tuple[int, int]]) -> str | None:
+    """:func:`close_sites`' text, site by site without the output's running facts; None
+    when a site follows another with only blanks between them, or stands on a line of
+    tags and blanks only after another site (the general steps close those).
+
+    The running facts (:class:`_Out`) are for such seams, whose breaks depend on all the
+    output before them; a streamed part (``[[reply_to_current]]`` on a line of its own,
+    then ``a [[reply_to_current]] b``, a row ending in a tag) needs none of them, and they
+    were about half of its closing cost (``tests/test_tags_properties.py`` compares the
+    two).
+    """
+    pieces: list[str] = []
+    cursor = 0
+    content_end = -1
+    i = 0
+    count = len(removed)
+    while i < count:
+        site_start, site_end = removed[i]
+        i += 1
+        while i < count and removed[i][0] == site_end:
+            site_end = removed[i][1]  # directly adjacent sites are one site
+            i += 1
+        k = site_start
+        while k > cursor and text[k - 1] in _BLANKS:
+            k -= 1
+        if k > cursor:
+            line_start = text[k - 1] in _BREAKS
+        elif cursor == 0:
+            line_start = True  # only blanks before it in the text
+        else:
+            return None
+        nxt = blank_end(text, site_end)
+        if line_start and (nxt >= len(text) or text[nxt] in _BREAKS):
+            # A line of tags and blanks: the seam keeps at most one blank line, counting
+            # the line feeds that end the text kept before it.
+            if cursor:
+                return None
+            breaks = 0
+            x = k
+            while x and text[x - 1] in _BREAKS and breaks < 2:
+                breaks += text[x - 1] == "\n"
+                x -= 1
+            pieces.append(text[:k])
+            m = _BREAK_RUN.match(text, nxt)
+            stop = m.end() if m is not None else nxt
+            while nxt < stop and breaks < 2:
+                width = 2 if text.startswith("\r\n", nxt) else 1
+                pieces.append(text[nxt : nxt + width])
+                breaks += 1
+                nxt += width
+            cursor = stop
+            continue
+        if line_start:
+            # Case 1: what precedes the site stays, its indentation goes to the next content.
+            pieces.append(text[cursor:site_start])
+            cursor = site_end
+            continue
+        if content_end < 0:
+            content_end = len(text.rstrip(JS_WS))
+        if nxt < content_end:
+            pieces.append(text[cursor:k])
+            if text[nxt] not in _BREAKS:
+                pieces.append(" ")
+            cursor = nxt
+        else:
+            # Only whitespace to the end: it stays for §5.1.
+            pieces.append(text[cursor:site_start])
+            cursor = site_end
+    pieces.append(text[cursor:])
+    return "".join(pieces)
 
 
 def boundaries_kept(text: str) -> bool:
