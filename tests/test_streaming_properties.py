@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from richout.models import StreamChunk
 from richout.tags.code import StageCode
 from richout.tags.parse import parse_directives
-from richout.tags.pipeline import _current_tags_only, read_part
+from richout.tags.pipeline import _one_kind_only, read_part
 from richout.tags.silent import is_silent_prefix, is_token_only, strip_leading_token
 from richout.text.chars import JS_WS_CLASS, js_rtrim
 from richout.views.delivery_strip import delivery_strip
@@ -320,24 +320,45 @@ def test_read_part_is_the_explained_parse_without_its_records(text: str) -> None
 _CURRENT_PIECES = [
     *["[[reply_to_current]]"] * 4,
     *["`a`", "``b``", "`", "``", "x", " ", "  ", "\t", "\n", "\n\n", "> ", "- ", "    "],
-    *["\\`", "[l](u)", "\r\n", "\u00a0", "NO_REPLY"],
+    *["\\`", "[l](u)", "\r\n", "\u00a0", "NO_REPLY", "\r", "]]"],
     *["[", "[[REPLY_TO_CURRENT]]", "[[ reply_to_current ]]", "[[audio_as_voice]]", "```\n"],
+]
+#: The same with the audio tag as the one read lexically (and a reply tag sending back).
+_AUDIO_PIECES = [
+    "[[audio_as_voice]]"
+    if p == "[[reply_to_current]]"
+    else "[[reply_to_current]]"
+    if p == "[[audio_as_voice]]"
+    else "[[AUDIO_AS_VOICE]]"
+    if p == "[[REPLY_TO_CURRENT]]"
+    else "[[ audio_as_voice ]]"
+    if p == "[[ reply_to_current ]]"
+    else p
+    for p in _CURRENT_PIECES
 ]
 
 
-@settings(max_examples=1500)
-@given(st.lists(st.sampled_from(_CURRENT_PIECES), min_size=1, max_size=12).map("".join))
+@settings(max_examples=3000)
+@given(
+    st.sampled_from([_CURRENT_PIECES, _AUDIO_PIECES]).flatmap(
+        lambda pieces: st.lists(st.sampled_from(pieces), min_size=1, max_size=12).map("".join)
+    )
+)
 @example("`a` [[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b``")
 @example("`[[reply_to_current]]` x [[reply_to_current]]")  # one tag in code
 @example("\n\t[[reply_to_current]]")  # all in code (indented): no boundary step
 @example("[[[reply_to_current]]")
-def test_read_part_of_current_tags_is_the_explained_parse(text: str) -> None:
-    """Parts whose every ``[[`` opens ``[[reply_to_current]]`` are read lexically
-    (``_current_tags_only``); what it answers is what an explained ``parse_directives``
-    says, and a part it passes on is read by the stages."""
+@example("[ [[audio_as_voice]][x")  # closing a gap between brackets makes no "[["
+@example("x [\n[[audio_as_voice]]\n[b [[audio_as_voice]]")
+@example("`[[audio_as_voice]]` x [[audio_as_voice]]")
+def test_read_part_of_one_kind_of_tag_is_the_explained_parse(text: str) -> None:
+    """Parts whose every ``[[`` opens ``[[reply_to_current]]``, or every one
+    ``[[audio_as_voice]]``, are read lexically (``_one_kind_only``); what it answers is
+    what an explained ``parse_directives`` says, and a part it passes on is read by the
+    stages."""
     if "[[" not in text:
         text += "[[reply_to_current]]"
-    fast = _current_tags_only(text, StageCode(text))
+    fast = _one_kind_only(text, StageCode(text))
     got = read_part(text)
     want = parse_directives(text, explain=True)
     findings = [
@@ -371,7 +392,7 @@ def test_the_lexical_read_answers_plain_parts_only() -> None:
     # the stages explain or read otherwise is not.
     part = "[[reply_to_current]] ``b`` `a` [[reply_to_current]] ``b`` `a`"
     want = parse_directives(part, explain=True)
-    assert _current_tags_only(part, StageCode(part)) == (
+    assert _one_kind_only(part, StageCode(part)) == (
         want.text,
         False,
         False,
@@ -388,17 +409,31 @@ def test_the_lexical_read_answers_plain_parts_only() -> None:
         "` z\n  `x` [[reply_to_current]] | ``y`` z\n  `x`",
         "\n\t[[reply_to_current]]",
     ):
-        fast = _current_tags_only(part, StageCode(part))
+        fast = _one_kind_only(part, StageCode(part))
         want = parse_directives(part, explain=True)
         assert fast is not None, part
         assert (fast.text, fast.has_reply_tag) == (want.text, want.has_reply_tag)
         assert [f[1] for f in fast.findings] == ["tag.in_code"]
+    # A part of audio tags (a stream of them, one corpus reply) is read the same way.
+    part = "[[audio_as_voice]] [[audio_as_voice]] x `[[audio_as_voice]]`"
+    want = parse_directives(part, explain=True)
+    fast = _one_kind_only(part, StageCode(part))
+    assert fast is not None
+    assert (fast.text, fast.audio_as_voice, fast.has_audio_tag, fast.has_reply_tag) == (
+        want.text,
+        True,
+        True,
+        False,
+    )
+    assert [f[1] for f in fast.findings] == ["tag.in_code"]
     for other in (
         "[[reply_to_current]] [[audio_as_voice]]",
+        "[[audio_as_voice]] [[audio_as_voice ]]",
+        "[[[audio_as_voice]]",
         "[[reply_to_current]] [[reply_to:1]]",
         "[[[reply_to_current]]",
         "[[reply_to_current]] [[",
         "[[Reply_To_Current]]",
         "no tag",
     ):
-        assert _current_tags_only(other, StageCode(other)) is None, other
+        assert _one_kind_only(other, StageCode(other)) is None, other

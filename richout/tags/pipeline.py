@@ -61,7 +61,7 @@ def read_part(text: str) -> PartTags:
     edits and result records it would throw away, nor ``tag.current_without_id``, which a
     stream drops (``tests/test_streaming_properties.py``)."""
     code = StageCode(text)
-    fast = _current_tags_only(text, code)
+    fast = _one_kind_only(text, code)
     if fast is not None:
         return fast
     sink = Sink(text, True, True, True)
@@ -81,47 +81,61 @@ def read_part(text: str) -> PartTags:
     )
 
 
-#: The one spelling of a reply tag :func:`_current_tags_only` reads.
+#: The spellings :func:`_one_kind_only` reads: the reply tag and the audio tag as most
+#: assistants write them.
 _CURRENT = "[[reply_to_current]]"
-#: What the reply stage says of it in code.
+_AUDIO = "[[audio_as_voice]]"
+#: What the stages say of each in code.
 _CURRENT_IN_CODE = in_code_words(_CURRENT, "current")
+_AUDIO_IN_CODE = in_code_words(_AUDIO, "audio")
 
 
-def _current_tags_only(text: str, code: StageCode) -> PartTags | None:
-    """:func:`read_part` of a part whose every ``[[`` opens ``[[reply_to_current]]``; None
-    for any other part (the stages read it).
+def _one_kind_only(text: str, code: StageCode) -> PartTags | None:
+    """:func:`read_part` of a part whose every ``[[`` opens ``[[reply_to_current]]``, or
+    whose every ``[[`` opens ``[[audio_as_voice]]``; None for any other part (the stages
+    read it).
 
-    Such a part holds no audio head and no other ``[[`` (a tag spelt otherwise, a malformed
-    head, an unknown ``[[name]]``, a ``[`` before a tag), so the stages would find exactly
-    these tags, all current: a tag in code stays text and is explained (``tag.in_code``),
-    and of the others they say nothing in a stream (no id to sanitise or override;
-    ``tag.current_without_id`` is left out). The outputs are those tags removed, gaps
-    closed and §5.1 (when any was removed), by the stages' own steps. A streamed part of
-    code spans and tags spent most of its read on the general reader's records, and a part
-    whose block structure puts a tag in a span (a part of a table row cut inside a span)
-    took the general read too (``tests/test_streaming_properties.py`` compares the two on
-    generated parts).
+    Such a part holds no other ``[[`` (a tag spelt otherwise, a malformed head, an unknown
+    ``[[name]]``, a ``[`` before a tag), so the stages would find exactly these tags: a tag
+    in code stays text and is explained (``tag.in_code``), and of the others they say
+    nothing in a stream (no id to sanitise or override; ``tag.current_without_id`` is left
+    out). Closing audio tags' gaps makes no ``[[`` (a ``[`` before or after a tag is
+    separated by the space or break that closes it, and ``[[[`` is not read here), so the
+    reply stage finds nothing after them. The outputs are those tags removed, gaps closed and
+    §5.1 (when any was removed), by the stages' own steps. A streamed part of code spans and
+    tags spent most of its read on the general reader's records, and a part whose block
+    structure puts a tag in a span (a part of a table row cut inside a span) took the
+    general read too (``tests/test_streaming_properties.py`` compares the two on generated
+    parts).
     """
     opens = text.count("[[")
-    if not opens or opens != text.count(_CURRENT) or contains(text, "[[["):
+    if not opens or contains(text, "[[["):
+        return None
+    if opens == text.count(_CURRENT):
+        tag, words = _CURRENT, _CURRENT_IN_CODE
+    elif opens == text.count(_AUDIO):
+        tag, words = _AUDIO, _AUDIO_IN_CODE
+    else:
         return None
     sites: list[tuple[int, int]] = []
     found: list[Finding] = []
-    at = text.find(_CURRENT)
+    width = len(tag)
+    at = text.find(tag)
     while at >= 0:
-        end = at + len(_CURRENT)
+        end = at + width
         if code.in_code(at):
-            found.append((at, "tag.in_code", end, "info", _CURRENT_IN_CODE, None))
+            found.append((at, "tag.in_code", end, "info", words, None))
         else:
             sites.append((at, end))
-        at = text.find(_CURRENT, end)
+        at = text.find(tag, end)
     if not sites:
         # No tag recognised: the boundary step does not run (TAGS.md §5.1).
         return PartTags(text, False, False, False, None, False, found)
-    text3, _ = close_sites(text, sites, with_patch=False)
-    code3 = StageCode(text3, like=code)
-    final, _ = normalize_boundaries(text3, code3.in_code, code3.owns_tail, with_patch=False)
-    return PartTags(final, False, False, True, None, True, found)
+    closed, _ = close_sites(text, sites, with_patch=False)
+    code2 = StageCode(closed, like=code)
+    final, _ = normalize_boundaries(closed, code2.in_code, code2.owns_tail, with_patch=False)
+    current = tag is _CURRENT
+    return PartTags(final, not current, not current, current, None, current, found)
 
 
 def untagged(text: str, code_map: CodeMap | None = None) -> tuple[str, Patch]:
