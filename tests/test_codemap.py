@@ -928,6 +928,38 @@ def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     assert spans.backtick_runs(chunk) == runs
 
 
+_LINK_TAIL_PIECES = ["](", "u", " ", "\t", '"', "'", "(", ")", "<", ">", "\\", "\n", "\r", "`"]
+_LINK_TAIL_PIECES += ["x y", "\x01", "\x7f", "[l", "\u00a0", "a" * 70]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_LINK_TAIL_PIECES), min_size=1, max_size=12).map("".join))
+@example("[l](u) `a`")
+@example('[l](u "t)`")')
+def test_a_plain_link_tail_closes_at_its_first_parenthesis(source: str) -> None:
+    """Where ``link_may_hold_backtick`` takes a ``](``'s tail as plain (``_PLAIN_LINK_TAIL``,
+    without the link rule's reading), that reading finds no link there, or one closing at
+    the tail's ``)`` with no backtick in it."""
+    for m in re.finditer(re.escape("]("), source):
+        paren = m.start() + 1
+        plain = spans._PLAIN_LINK_TAIL.match(source, paren + 1)
+        if plain is not None:
+            assert "`" not in source[paren : plain.end()]
+            assert spans._link_end(source, paren) in (-1, plain.end() - 1), source
+
+
+def test_plain_link_tails() -> None:
+    # Not vacuous: a streamed part's links are plain; a title, an angle destination, a
+    # nested parenthesis, an escape, a break or a long destination are read by the rule.
+    tail = spans._PLAIN_LINK_TAIL
+    for plain in ("u)", " x )", "https://e.example/a.png)", "\t)"):
+        assert tail.match(plain) is not None, plain
+    for other in ('u "t")', "u 't')", "u (t))", "<a)b>)", "a\\)b)", "a\nb)", "`)", "a" * 70 + ")"):
+        assert tail.match(other) is None, other
+    assert not spans.link_may_hold_backtick("`a` [[reply_to_current]] ``b`` [l](u)\n" * 3)
+    assert spans.link_may_hold_backtick('[l](u "`") [m](v)')
+
+
 # Backslashes before backticks and other punctuation, in and out of code spans, runs split
 # by an escape, escaped backslashes, a backslash ending a line (a hard break).
 _ESCAPE_PIECES = ["\\`", "\\``", "\\\\`", "`", "``", "```", "\\", "\\\\", "\\a", "\\[", "\\*"]

@@ -167,6 +167,13 @@ def _link_end(source: str, paren: int) -> int:
     return after if source[after : after + 1] == ")" else -1
 
 
+#: A link's tail that holds no backtick, read up to its first ``)``: no backtick, nothing
+#: that opens a title or an angle destination, no parenthesis, escape or line break before
+#: it, so any link there closes at that ``)``. Bounded, so each ``](`` costs a few
+#: characters.
+_PLAIN_LINK_TAIL = re.compile(r"[^`\"'()<\\\r\n]{0,64}\)")
+
+
 def link_may_hold_backtick(source: str) -> bool:
     """Could the destination or title of an inline link in ``source`` (a paragraph's
     source, NUL already read as U+FFFD) hold a backtick, or is there an image?
@@ -189,6 +196,12 @@ def link_may_hold_backtick(source: str) -> bool:
     i = find("](")
     while i >= 0:
         paren = i + 1
+        plain = _PLAIN_LINK_TAIL.match(source, paren + 1)
+        if plain is not None:
+            # (A link of its own a streamed part holds, [l](u): the full reading below is
+            # four regex matches.)
+            i = find("](", plain.end())
+            continue
         end = _link_end(source, paren)
         if end == -2:
             start = _reach(_LINK_BLANKS, source, paren + 1)
