@@ -241,8 +241,8 @@ def may_hold_table(chunk: str) -> bool:
     at characters CommonMark keeps inside a line; each piece of a delimiter row is then
     made of the same characters, so no row is missed.
     """
-    if "\n" not in chunk and "\r" not in chunk:
-        return False
+    if "-" not in chunk or ("\n" not in chunk and "\r" not in chunk):
+        return False  # (a streamed part of table rows: no dash, no generator per line)
     return any("-" in line and not line.strip(_DELIMITER_ROW) for line in chunk.splitlines())
 
 
