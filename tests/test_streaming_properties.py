@@ -202,6 +202,9 @@ def _run(chunks: list[str]) -> list[tuple[int, int, bool, StreamChunk | None, st
 
 @settings(max_examples=800, deadline=None)
 @given(cut_reply())
+# A held MEDIA: line whose next line starts a new MEDIA: prefix: the kept facts' offsets
+# move with what was emitted (found by a mutant the generated cases missed).
+@example(("MEDIA:x\nMEDIA:\nM A", ["MED", "IA:x\nM", "E", "DIA", ":\nM A"]))
 def test_agrees_with_the_naive_accumulator(case: tuple[str, list[str]]) -> None:
     _text, chunks = case
     sp = StreamingParser()

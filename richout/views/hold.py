@@ -117,37 +117,49 @@ class Facts:
         ):
             h = min(h, line_start)
             rules.append((4, line_start))
-        return h, trim, [r for r, at in rules if at == h]
+        if not rules:
+            return h, trim, []
+        # (A loop: a comprehension's frame cost more than the few rules it reads.)
+        matched: list[int] = []
+        for r, at in rules:
+            if at == h:
+                matched.append(r)
+        return h, trim, matched
 
-    def suffix(self, h: int, read: Callable[[int, int], str]) -> Facts:
-        """The facts of the held text without its first ``h`` characters.
+    def drop(self, h: int, read: Callable[[int, int], str]) -> None:
+        """Become the facts of the held text without its first ``h`` characters.
 
         ``read(a, b)`` returns characters ``[a, b)`` of the current held text; it is asked
         for at most a few characters (the new text's first line can only begin inside the old
-        last line at a ``[``, which is not whitespace).
+        last line at a ``[``, which is not whitespace). In place: a stream fed 64 characters
+        at a time calls this once a chunk.
         """
-        f = Facts()
-        if h == self.n:
+        n = self.n
+        if h == n:
             # Nothing is held: a held text ending with its last line feed has no last-line
             # facts either, so the empty text's facts are the answer.
-            return f
-        f.n = self.n - h
-        if self.first_open >= h:
-            f.first_open = self.first_open - h
-        f.last_nl = self.last_nl - h if self.last_nl >= h else -1
-        f.last = self.last if f.n else ""
-        if self.last_nl + 1 >= h:
-            f.ws_end = None if self.ws_end is None else self.ws_end - h
-            f.head = self.head
-            return f
+            self.n = 0
+            self.first_open = self.last_nl = -1
+            self.ws_end = None
+            self.head = self.last = ""
+            return
+        self.n = n - h
+        self.first_open = self.first_open - h if self.first_open >= h else -1
+        last_nl = self.last_nl
+        self.last_nl = last_nl - h if last_nl >= h else -1
+        if last_nl + 1 >= h:
+            if self.ws_end is not None:
+                self.ws_end -= h
+            return
         # The kept text begins inside the last line (at the "[" of rule 1 or 2, never at
         # whitespace), so its own first line starts at offset 0: read just its beginning.
+        self.ws_end = None
+        self.head = ""
         pos = h
-        while pos < self.n and (f.ws_end is None or len(f.head) < _HEAD):
-            piece = read(pos, min(self.n, pos + 64))
-            f._line(piece, 0, pos - h)
+        while pos < n and (self.ws_end is None or len(self.head) < _HEAD):
+            piece = read(pos, min(n, pos + 64))
+            self._line(piece, 0, pos - h)
             pos += len(piece)
-        return f
 
 
 class Fed:

@@ -167,9 +167,10 @@ class StreamingParser:
             h, trim = fed.n - start, False
             self._facts = Facts()
         else:
-            self._facts.extend(chunk)
-            h, trim, rules = self._facts.hold()
-            self._facts = self._facts.suffix(h, lambda a, b: fed.slice(start + a, start + b))
+            facts = self._facts
+            facts.extend(chunk)
+            h, trim, rules = facts.hold()
+            facts.drop(h, lambda a, b: fed.slice(start + a, start + b))
         end = start + h
         part = fed.slice(start, end)
         # Only rules 1 and 2 trim, and both hold something back.
