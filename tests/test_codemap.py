@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import richout
-from richout.markdown import spans
+from richout.markdown import links, spans
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import parse_code
 from richout.markdown.items import listed_part_spans, part_reading
@@ -916,11 +916,11 @@ _CHUNK_PIECES += ["x" * 20, "word " * 8]
 def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     # The parser reads NUL as U+FFFD (an autolink or destination may hold that).
     read = chunk.replace("\x00", "\ufffd")
-    link = "](" in read and spans.link_may_hold_backtick(read)
+    link = "](" in read and links.link_may_hold_backtick(read)
     table = "|" in read and _may_hold_table(read)
     assert spans.para_unsafe(chunk) == (bool(_UNSAFE_PATTERN.search(read)) or link or table)
     line = read.replace("\n", "").replace("\r", "")
-    link = "](" in line and spans.link_may_hold_backtick(line)
+    link = "](" in line and links.link_may_hold_backtick(line)
     expected = bool(_ONE_LINE_UNSAFE_PATTERN.search(line)) or link
     assert spans.para_unsafe(line, one_line=True) == expected
     assert spans.has_line_starter(chunk) == bool(_STARTER_PATTERN.search(chunk))
@@ -942,22 +942,22 @@ def test_a_plain_link_tail_closes_at_its_first_parenthesis(source: str) -> None:
     the tail's ``)`` with no backtick in it."""
     for m in re.finditer(re.escape("]("), source):
         paren = m.start() + 1
-        plain = spans._PLAIN_LINK_TAIL.match(source, paren + 1)
+        plain = links._PLAIN_LINK_TAIL.match(source, paren + 1)
         if plain is not None:
             assert "`" not in source[paren : plain.end()]
-            assert spans._link_end(source, paren) in (-1, plain.end() - 1), source
+            assert links._link_end(source, paren) in (-1, plain.end() - 1), source
 
 
 def test_plain_link_tails() -> None:
     # Not vacuous: a streamed part's links are plain; a title, an angle destination, a
     # nested parenthesis, an escape, a break or a long destination are read by the rule.
-    tail = spans._PLAIN_LINK_TAIL
+    tail = links._PLAIN_LINK_TAIL
     for plain in ("u)", " x )", "https://e.example/a.png)", "\t)"):
         assert tail.match(plain) is not None, plain
     for other in ('u "t")', "u 't')", "u (t))", "<a)b>)", "a\\)b)", "a\nb)", "`)", "a" * 70 + ")"):
         assert tail.match(other) is None, other
-    assert not spans.link_may_hold_backtick("`a` [[reply_to_current]] ``b`` [l](u)\n" * 3)
-    assert spans.link_may_hold_backtick('[l](u "`") [m](v)')
+    assert not links.link_may_hold_backtick("`a` [[reply_to_current]] ``b`` [l](u)\n" * 3)
+    assert links.link_may_hold_backtick('[l](u "`") [m](v)')
 
 
 # Backslashes before backticks and other punctuation, in and out of code spans, runs split

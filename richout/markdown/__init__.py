@@ -6,6 +6,7 @@
 - `linescan` -- the line scans behind the fast paths: fences, container prefixes, indentation.
 - `regions` -- where a long text can be parsed in independent pieces.
 - `spans` -- a plain paragraph's code spans from its backtick runs, and what makes that unsafe.
+- `links` -- links, images and autolinks that could hold a backtick (one thing that does).
 - `quotes` -- the code spans of a block quote's plain paragraph, its markers taken off.
 - `reach` -- where inline code could lie in a short text, whatever its blocks turn out to be.
 """

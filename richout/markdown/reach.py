@@ -36,12 +36,8 @@ from __future__ import annotations
 import bisect
 import re
 
-from richout.markdown.spans import (
-    autolink_may_hold_backtick,
-    backtick_runs,
-    link_may_hold_backtick,
-    may_hold_table,
-)
+from richout.markdown.links import autolink_may_hold_backtick, link_may_hold_backtick
+from richout.markdown.spans import backtick_runs, may_hold_table
 from richout.text.chars import has_lone_cr
 
 __all__ = ["span_reach"]
