@@ -16,7 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from richout.markdown.codemap import CodeMap
-from richout.markdown.reach import span_reach
+from richout.markdown.reach import _paired_by_lines, _read_runs, span_reach
 from richout.markdown.spans import in_spans
 from richout.tags.code import StageCode
 
@@ -143,8 +143,40 @@ def _assert_sound(text: str) -> list[tuple[int, int]] | None:
 @example("\\\\\\`a ` [[reply_to_current]] `")  # ... after any odd run of backslashes
 @example("\\``a` [[reply_to_current]] ` ``")  # the rest of an escaped run opens
 @example("`a\\` [[reply_to_current]] `")  # a backslash is text inside a span
+@example("\\`a`b`c` [[reply_to_current]]")  # paired line by line unless escapes are read
 def test_no_code_outside_the_reach(text: str) -> None:
     _assert_sound(text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_short_texts())
+@example("`a` [[reply_to_current]] ``b``\n> `a` [[reply_to_current]] ``b``")
+@example("`a` x\n`b` ``c")  # a run its line leaves unpaired
+@example("`a``b` ``\nc ``")  # a run inside a span, of a width that pairs on a later line
+@example("\\`a`b`c` [[reply_to_current]]")  # an escape moves the pairing: no shortcut
+def test_lines_paired_whole_are_the_reach(text: str) -> None:
+    """Where every backtick lies in a span its own line pairs, those spans are what the
+    reading from every line start gives (the shortcut of ``_paired_by_lines``, taken for
+    texts without an escaped backtick)."""
+    reach = span_reach(text)
+    if reach is not None:
+        assert reach == _read_runs(text, "\\`" in text)
+
+
+@pytest.mark.parametrize(
+    ("text", "paired"),
+    [
+        ("[[reply_to_current]] | ``y`` z\n  `x` [[reply_to_current]] | ``y``", True),
+        ("`a` [[reply_to_current]] ``b`` [l](u)\n`a` [[reply_to_current]]", True),
+        ("x\n`a`\r\n``b``", True),
+        ("`y`` z\n`x` [[reply_to_current]]", False),  # the part opens inside a span
+        ("`x` [[reply_to_current]] | ``y", False),  # ... or ends inside one
+        ("`a\n`", False),  # a span across lines
+    ],
+)
+def test_the_lines_shortcut_answers_parts_paired_line_by_line(text: str, paired: bool) -> None:
+    # Not vacuous: most streamed parts of code spans pair line by line.
+    assert (_paired_by_lines(text) is not None) is paired
 
 
 @pytest.mark.parametrize(
