@@ -111,7 +111,9 @@ def find_str(text: str, needle: str, start: int = 0) -> int:
 
 
 def contains(text: str, needle: str) -> bool:
-    """``needle in text`` (``needle`` not empty), through :func:`find_str`."""
+    """``needle in text`` (``needle`` not empty), through :func:`find_str` for a long text."""
+    if len(text) < _PLAIN_BELOW:
+        return needle in text  # (a streamed part asks several times: one call, not two)
     return find_str(text, needle) >= 0
 
 
