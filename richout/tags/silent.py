@@ -59,11 +59,12 @@ _UPPER_AZ_ONLY = re.compile(r"[A-Z_]*")
 
 
 @lru_cache(maxsize=64)
-def _anchor(token: str) -> tuple[str, int] | None:
-    """The token's first character that is not an ASCII letter (it must match exactly)."""
+def _anchor(token: str) -> tuple[str, int, str] | None:
+    """The token's first character that is not an ASCII letter (it must match exactly), its
+    place, and the token ASCII lower-cased (kept here: a streamed part asks per chunk)."""
     for k, ch in enumerate(token):
         if not ("a" <= ascii_lower(ch) <= "z"):
-            return ch, k
+            return ch, k, ascii_lower(token)
     return None
 
 
@@ -89,8 +90,7 @@ def may_contain_token(text: str, token: str = DEFAULT_TOKEN) -> bool:
         return True
     anchor = _anchor(token)
     if anchor is not None:
-        ch, k = anchor
-        low = ascii_lower(token)
+        ch, k, low = anchor
         m = len(token)
         p = text.find(ch)
         tries = 0

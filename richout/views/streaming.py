@@ -220,7 +220,8 @@ class StreamingParser:
                     prefix_at = self._explain_prefix(e, text, r.tag, diags)
             text = strip.text
         if d is not None:
-            diags.extend(self._directive_diagnostics(d.findings, e.raw_start, prefix_at))
+            if d.findings:
+                diags.extend(self._directive_diagnostics(d.findings, e.raw_start, prefix_at))
             if d.reply_to_explicit_id is not None:
                 self._reply_to_id = d.reply_to_explicit_id
             self._reply_to_current = self._reply_to_current or d.reply_to_current
