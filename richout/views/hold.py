@@ -215,7 +215,7 @@ class Fed:
         return k + 1, pos - start + 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Emitted:
     """One call's emitted part and what came with it."""
 
