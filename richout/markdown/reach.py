@@ -102,12 +102,14 @@ def _paired_by_lines(text: str) -> list[tuple[int, int]] | None:
     spans are most often so (a table row, a list item, a quote line); one regex pass in C
     against listing the runs and reading them in Python, about half the cost.
     """
-    spans = [m.span() for m in LINE_CODE_SPAN.finditer(text)]
+    spans: list[tuple[int, int]] = []
     find = text.find
     prev = 0
-    for a, b in spans:
+    for m in LINE_CODE_SPAN.finditer(text):
+        a, b = m.span()
         if find("`", prev, a) >= 0:
             return None
+        spans.append((a, b))
         prev = b
     return None if find("`", prev) >= 0 else spans
 
