@@ -12,7 +12,7 @@ maximal run of directly adjacent removed ranges, and nothing else can be confuse
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from richout.markdown.spans import LINE_STARTER
 from richout.tags.scan import blank_end
@@ -144,6 +144,20 @@ class _Out:
         return "".join(src[s:e] if ins is None else ins for s, e, ins in self.pieces)
 
 
+def _sites(removed: Sequence[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """The sites of ``removed`` (sorted, disjoint ranges): maximal runs of directly adjacent
+    ranges, each as one range."""
+    i = 0
+    count = len(removed)
+    while i < count:
+        site_start, site_end = removed[i]
+        i += 1
+        while i < count and removed[i][0] == site_end:
+            site_end = removed[i][1]
+            i += 1
+        yield site_start, site_end
+
+
 def close_sites(
     text: str, removed: Sequence[tuple[int, int]], *, with_patch: bool = True
 ) -> tuple[str, Patch]:
@@ -162,14 +176,7 @@ def close_sites(
     out = _Out(text)
     content_end = -1  # computed on first use: only case 2 needs it
     cursor = 0
-    i = 0
-    count = len(removed)
-    while i < count:
-        site_start, site_end = removed[i]
-        i += 1
-        while i < count and removed[i][0] == site_end:
-            site_end = removed[i][1]
-            i += 1
+    for site_start, site_end in _sites(removed):
         out.keep(cursor, site_start)
         nxt = blank_end(text, site_end)
         at_line_start = out.last is None or out.last in _BREAKS
@@ -220,14 +227,7 @@ def _closed_site_by_site(text: str, removed: Sequence[tuple[int, int]]) -> str |
     pieces: list[str] = []
     cursor = 0
     content_end = -1
-    i = 0
-    count = len(removed)
-    while i < count:
-        site_start, site_end = removed[i]
-        i += 1
-        while i < count and removed[i][0] == site_end:
-            site_end = removed[i][1]  # directly adjacent sites are one site
-            i += 1
+    for site_start, site_end in _sites(removed):
         k = site_start
         while k > cursor and text[k - 1] in _BLANKS:
             k -= 1
