@@ -327,18 +327,13 @@ _CURRENT_PIECES = [
     *["[", "[[REPLY_TO_CURRENT]]", "[[ reply_to_current ]]", "[[audio_as_voice]]", "```\n"],
 ]
 #: The same with the audio tag as the one read lexically (and a reply tag sending back).
-_AUDIO_PIECES = [
-    "[[audio_as_voice]]"
-    if p == "[[reply_to_current]]"
-    else "[[reply_to_current]]"
-    if p == "[[audio_as_voice]]"
-    else "[[AUDIO_AS_VOICE]]"
-    if p == "[[REPLY_TO_CURRENT]]"
-    else "[[ audio_as_voice ]]"
-    if p == "[[ reply_to_current ]]"
-    else p
-    for p in _CURRENT_PIECES
-]
+_SWAPPED = {
+    "[[reply_to_current]]": "[[audio_as_voice]]",
+    "[[audio_as_voice]]": "[[reply_to_current]]",
+    "[[REPLY_TO_CURRENT]]": "[[AUDIO_AS_VOICE]]",
+    "[[ reply_to_current ]]": "[[ audio_as_voice ]]",
+}
+_AUDIO_PIECES = [_SWAPPED.get(p, p) for p in _CURRENT_PIECES]
 
 
 @settings(max_examples=3000)

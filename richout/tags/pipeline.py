@@ -111,7 +111,8 @@ def _one_kind_only(text: str, code: StageCode) -> PartTags | None:
     opens = text.count("[[")
     if not opens or contains(text, "[[["):
         return None
-    if opens == text.count(_CURRENT):
+    current = opens == text.count(_CURRENT)
+    if current:
         tag, words = _CURRENT, _CURRENT_IN_CODE
     elif opens == text.count(_AUDIO):
         tag, words = _AUDIO, _AUDIO_IN_CODE
@@ -134,7 +135,6 @@ def _one_kind_only(text: str, code: StageCode) -> PartTags | None:
     closed, _ = close_sites(text, sites, with_patch=False)
     code2 = StageCode(closed, like=code)
     final, _ = normalize_boundaries(closed, code2.in_code, code2.owns_tail, with_patch=False)
-    current = tag is _CURRENT
     return PartTags(final, not current, not current, current, None, current, found)
 
 

@@ -83,6 +83,11 @@ class Facts:
         self.n = old + len(x)
         self.last = x[-1]
 
+    def _forget_line(self) -> None:
+        """Forget the last line's facts: the line is read again from its start."""
+        self.ws_end = None
+        self.head = ""
+
     def _line(self, x: str, s: int, old: int) -> None:
         """Extend the last line's facts with ``x[s:]`` (``x`` starts at offset ``old``)."""
         if self.ws_end is None:
@@ -153,8 +158,9 @@ class Facts:
             return
         # The kept text begins inside the last line (at the "[" of rule 1 or 2, never at
         # whitespace), so its own first line starts at offset 0: read just its beginning.
-        self.ws_end = None
-        self.head = ""
+        # (Forgotten through a call: assigned None here, the attribute's type would narrow
+        # to None for the loop, which _line sets, and the compiled build checks it.)
+        self._forget_line()
         pos = h
         while pos < n and (self.ws_end is None or len(self.head) < _HEAD):
             piece = read(pos, min(n, pos + 64))
