@@ -75,8 +75,7 @@ class Facts:
         j = x.rfind("\n")
         if j >= 0:
             self.last_nl = old + j
-            self.ws_end = None
-            self.head = ""
+            self._forget_line()
             self._line(x, j + 1, old)
         else:
             self._line(x, 0, old)
@@ -145,8 +144,8 @@ class Facts:
             # facts either, so the empty text's facts are the answer.
             self.n = 0
             self.first_open = self.last_nl = -1
-            self.ws_end = None
-            self.head = self.last = ""
+            self.last = ""
+            self._forget_line()
             return
         self.n = n - h
         self.first_open = self.first_open - h if self.first_open >= h else -1
