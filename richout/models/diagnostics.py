@@ -240,18 +240,24 @@ class Diagnostics:
         # lines took 0.16 s/MB to build, a bisection and a LineIndex call each).
         k, lo, hi = 0, 0, starts[1] if last else _NO_END
         out: list[Diagnostic] = []
+        append = out.append
         for start, code, end, severity, message, field in self.records():
             if field is not None and start == end == 0:
-                out.append(
+                append(
                     Diagnostic.trusted(code=code, severity=severity, message=message, field=field)
                 )
                 continue
             if not lo <= start < hi:
-                k = bisect_right(starts, start) - 1
+                # Findings of consecutive lines (one or more per directive line) step to
+                # the next line; a bisection only for a farther one.
+                if start >= hi and k + 1 < last and start < starts[k + 2]:
+                    k += 1
+                else:
+                    k = bisect_right(starts, start) - 1
                 lo, hi = starts[k], starts[k + 1] if k < last else _NO_END
             # Values computed here, of the declared types: validating each of thousands of
             # records (one per malformed tag) cost more than finding them.
-            out.append(
+            append(
                 diagnostic(
                     code,
                     severity,
