@@ -126,6 +126,12 @@ class Judge:
     def ok(self, candidate: str, spaces: bool = False, bare: bool = False) -> bool:
         """Is ``candidate`` acceptable (§7)?"""
         if self.explains:
+            if not (spaces or bare):
+                # Asked again (the walk's shortcut, then the payload steps): the memo first,
+                # without verdict()'s call (a megabyte of refused directive lines).
+                v = self._memo.get((candidate, False, False))
+                if v is not None:
+                    return v.ok
             return self.verdict(candidate, spaces, bare).ok
         # The bare decision, equal to the verdict's (tests/test_policy.py and the security
         # tables prove it): the reason texts cost more than the decision on a word.
