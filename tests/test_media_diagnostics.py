@@ -10,12 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from richout.media import explain_directives, segments
+from richout.media.explain_items import ITEM_KEY, item_checks, speaks
+from richout.media.fates import Item
 from richout.media.split import split_media
 from richout.models import Diagnostic
+from richout.models.diagnostics import Diagnostics
 
 IMG = {"extract_markdown_images": True}
 RELEASE = "release-2026.9.6"
@@ -609,3 +612,75 @@ def test_long_payloads_explain_in_bulk_as_part_by_part(data: st.DataObject) -> N
         explain_directives._BULK_PARTS, segments._RUN_FROM = saved
     assert bulk == each
     assert bulk.diagnostics == each.diagnostics and bulk.segments == each.segments
+
+
+_VALUE_PIECES = [
+    "/",
+    "./",
+    "~/",
+    "~",
+    "https://",
+    "http://",
+    "media://",
+    "file:",
+    "file:///",
+    "a",
+    "x.png",
+    ".",
+    "..",
+    ":",
+    ";",
+    "!",
+    "?",
+    " ",
+    '"',
+    "'",
+    "`",
+    "{",
+    "}",
+    "[",
+    "]",
+    "[[",
+    "]]",
+    "*",
+    "_",
+    "<",
+    ">",
+    "%2e",
+    "#",
+    "?q",
+    "C:",
+    "\\",
+]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.sampled_from(_VALUE_PIECES), min_size=1, max_size=6).map("".join),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["", ")", '"}']),
+    st.sampled_from(["part", "unwrapped", "rescue", "fallback"]),
+)
+@example("https://e.example/a b.png", False, False, "", "fallback")
+def test_an_item_speaks_of_nothing_has_no_item_check(
+    value: str, absorbed: bool, cut: bool, tail: str, source: str
+) -> None:
+    """The explanation skips §17.3's checks for an accepted item :func:`speaks` is silent
+    about (a quoted path's ``unwrapped`` item included): none of them would record anything
+    (the test below shows the skip is taken)."""
+    item = Item(value, 0, len(value), cut, source, absorbed, tail)
+    diag = Diagnostics(value)
+    item_checks(diag, item, 0, len(value))
+    if not speaks(*ITEM_KEY(item)):
+        assert not diag, diag.records()
+
+
+@pytest.mark.parametrize("source", ["part", "unwrapped", "rescue"])
+def test_quiet_items_of_every_source_but_the_fallback(source: str) -> None:
+    """A rooted path or https URL with nothing cleaned is quiet whatever read it, except
+    the whole-payload fallback, whose name with spaces §17.3 may warn about."""
+    for value in ("/tmp/a b.png", "https://e.example/a.png", "~/x.png"):
+        assert not speaks(False, False, "", source, value)
+        assert speaks(False, False, "", "fallback", value)
+    assert speaks(False, False, "", source, "a.png.")

@@ -194,7 +194,7 @@ def _accepted_line(
                 item.absorbed
                 or item.cut
                 or item.tail
-                or item.source != "part"
+                or item.source == "fallback"
                 or not says_nothing(item.value)
             ):
                 item_checks(diag, item, ps + item.start, ps + item.end)

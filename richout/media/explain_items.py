@@ -52,8 +52,8 @@ def _is_second_branch_local(s: str) -> bool:
 def item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
     """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input).
 
-    Not called for a plain part with nothing to say (:func:`says_nothing`): the caller asks
-    that once per distinct value."""
+    Not called for an item :func:`speaks` says nothing of: the caller asks that once per
+    distinct set of fields."""
     v = item.value
     quoted = shown(v)
     s = strip_file_prefix(v)
@@ -203,5 +203,6 @@ ITEM_KEY = attrgetter("absorbed", "cut", "tail", "source", "value")
 
 def speaks(absorbed: bool, cut: bool, tail: str, source: str, value: str) -> bool:
     """Has §17.3 something to say about an accepted item with these fields (``ITEM_KEY``)?
-    A plain part (not absorbed, cut, cleaned or from another source) only for its value."""
-    return absorbed or cut or bool(tail) or source != "part" or not says_nothing(value)
+    One not absorbed, cut, cleaned or taken by the fallback only for its value: no check
+    reads another source (a quoted path, ``unwrapped``, was asked every check per line)."""
+    return absorbed or cut or bool(tail) or source == "fallback" or not says_nothing(value)
