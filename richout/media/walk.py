@@ -400,15 +400,26 @@ class Walker:
             if text:
                 segs.append(("text", text))
             payload = raw[ps:le]
-            # The references, their spans and segments listed in C (a payload of 500k
-            # tokens looped over each in Python). Spans are frozen and every span of this
-            # line covers the directive, so one record serves each repeat of a reference.
-            values = list(map(_VALUE, res.accepted))
-            walk.media.extend(values)
-            if self.explain:
-                line_spans = {v: span_record("media", ms, le, v) for v in dict.fromkeys(values)}
-                walk.spans.extend(map(line_spans.__getitem__, values))
-            segs.extend(zip(repeat("media"), values))
+            if len(res.accepted) == 1:
+                # Most lines: one reference, recorded without the listing below (whose
+                # comprehension, maps and zip cost a microsecond on a line of one path).
+                value = res.accepted[0].value
+                walk.media.append(value)
+                if self.explain:
+                    walk.spans.append(span_record("media", ms, le, value))
+                segs.append(("media", value))
+            else:
+                # The references, their spans and segments listed in C (a payload of 500k
+                # tokens looped over each in Python). Spans are frozen and every span of this
+                # line covers the directive, so one record serves each repeat of a reference.
+                values = list(map(_VALUE, res.accepted))
+                walk.media.extend(values)
+                if self.explain:
+                    line_spans = {
+                        v: span_record("media", ms, le, v) for v in dict.fromkeys(values)
+                    }
+                    walk.spans.extend(map(line_spans.__getitem__, values))
+                segs.extend(zip(repeat("media"), values))
             cleaned, kept = leftover_text(payload, res.leftovers)
             base, sep = ps, " "
         elif res.looks_local or res.counted:
