@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter
 from typing import Literal
 
 from richout.markdown.engine import ImageSpan
 from richout.media.payload import Item, Judge, PayloadResult
-from richout.models import Span
+from richout.models import Span, span_record
 from richout.policy import Verdict
 from richout.text.chars import JS_WS, LineBreaks, ascii_lower, collapse_blank_runs, utf16_prefix
 
@@ -271,3 +273,34 @@ def line_starts(lines: LineBreaks) -> list[int]:
             return starts
         pos = end + lines.break_after(end)
         starts.append(pos)
+
+
+#: An accepted item's reference (``Item.value``), read in C.
+_VALUE = attrgetter("value")
+
+
+def record_references(
+    walk: Walk, accepted: list[Item], segs: list[SegmentItem], *, span_of: tuple[int, int] | None
+) -> None:
+    """Record a directive line's ``accepted`` references (at least one): delivered, each a
+    media segment of the line (``segs``) and, explaining, a span over ``span_of`` (the
+    directive from ``MEDIA:`` to the line's end)."""
+    if len(accepted) == 1:
+        # Most lines: one reference, recorded without the listing below (its comprehension,
+        # maps and zip cost a microsecond on a line of one path).
+        value = accepted[0].value
+        walk.media.append(value)
+        if span_of is not None:
+            walk.spans.append(span_record("media", span_of[0], span_of[1], value))
+        segs.append(("media", value))
+        return
+    # The references, their spans and segments listed in C (a payload of 500k tokens looped
+    # over each in Python). Spans are frozen and every span of the line covers the
+    # directive, so one record serves each repeat of a reference.
+    values = list(map(_VALUE, accepted))
+    walk.media.extend(values)
+    if span_of is not None:
+        ms, le = span_of
+        line_spans = {v: span_record("media", ms, le, v) for v in dict.fromkeys(values)}
+        walk.spans.extend(map(line_spans.__getitem__, values))
+    segs.extend(zip(repeat("media"), values))

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from itertools import repeat
-from operator import attrgetter
 from typing import Literal
 
 from richout.markdown.codemap import CodeMap
@@ -34,6 +32,7 @@ from richout.media.lines import (
     next_directive_token,
     passes_rule1,
     payload_start,
+    record_references,
     says_nothing,
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
@@ -52,8 +51,6 @@ from richout.text.chars import (
 
 __all__ = ["PLAIN_DIRECTIVE", "Walker", "plain_paths"]
 
-#: An accepted item's reference (``Item.value``), read in C.
-_VALUE = attrgetter("value")
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
 
@@ -400,26 +397,7 @@ class Walker:
             if text:
                 segs.append(("text", text))
             payload = raw[ps:le]
-            if len(res.accepted) == 1:
-                # Most lines: one reference, recorded without the listing below (whose
-                # comprehension, maps and zip cost a microsecond on a line of one path).
-                value = res.accepted[0].value
-                walk.media.append(value)
-                if self.explain:
-                    walk.spans.append(span_record("media", ms, le, value))
-                segs.append(("media", value))
-            else:
-                # The references, their spans and segments listed in C (a payload of 500k
-                # tokens looped over each in Python). Spans are frozen and every span of this
-                # line covers the directive, so one record serves each repeat of a reference.
-                values = list(map(_VALUE, res.accepted))
-                walk.media.extend(values)
-                if self.explain:
-                    line_spans = {
-                        v: span_record("media", ms, le, v) for v in dict.fromkeys(values)
-                    }
-                    walk.spans.extend(map(line_spans.__getitem__, values))
-                segs.extend(zip(repeat("media"), values))
+            record_references(walk, res.accepted, segs, span_of=(ms, le) if self.explain else None)
             cleaned, kept = leftover_text(payload, res.leftovers)
             base, sep = ps, " "
         elif res.looks_local or res.counted:
