@@ -193,10 +193,21 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
             for _ms, e1 in c1:
                 out.add(e1.start, e1.end, e1.removed, e1.inserted)
             continue
-        if not c1 and j == j0 + 1:
-            # One edit of ``second`` alone (the cluster is its range): what the general
-            # case below builds, without its piece lists (a patch of 27k line removals).
-            out.add(in_start, in_end, mid[cs:ce], second[j0].inserted)
+        if j == j0 + 1 and len(c1) < 2:
+            # One edit of ``second``, alone (the cluster is its range) or touching one of
+            # ``first``: what the general case below builds, without its piece lists (27k
+            # line removals; as many CR-only lines removed, each with the tag after it).
+            e2 = second[j0]
+            if not c1:
+                out.add(in_start, in_end, mid[cs:ce], e2.inserted)
+                continue
+            ms, e1 = c1[0]
+            out.add(
+                in_start,
+                in_end,
+                mid[cs:ms] + e1.removed + mid[ms + len(e1.inserted) : ce],
+                mid[cs : e2.start] + e2.inserted + mid[e2.end : ce],
+            )
             continue
         removed: list[str] = []
         cur = cs
