@@ -144,6 +144,10 @@ def compose(first: Sequence[Edit], second: Sequence[Edit], mid: str) -> Patch:
 
     ``mid`` is the text ``first`` produced (the input of ``second``); it supplies the
     characters that ``second`` removed from text ``first`` had kept.
+
+    Long because the cluster loop keeps its state in locals and writes the common clusters
+    (an edit of ``second`` alone, or touching one of ``first``) without the general case's
+    piece lists: explained replies compose patches of tens of thousands of edits.
     """
     if not second:
         return list(first)
