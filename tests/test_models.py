@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -27,10 +28,16 @@ from richout.models import (
     span_record,
 )
 from richout.models.attachments import describe
-from richout.models.base import SharedFieldsSet
+from richout.models.base import SharedFieldsSet, fields_set
 from richout.models.canvas import CanvasPreview, block_record, preview_record
 from richout.models.diagnostics import diagnostic
-from richout.models.records import lazy_text, media_segment, stream_chunk, text_segment
+from richout.models.records import (
+    lazy_fields,
+    lazy_text,
+    media_segment,
+    stream_chunk,
+    text_segment,
+)
 
 # --------------------------------------------------------------------------- plain mypy
 
@@ -441,6 +448,53 @@ def test_lazy_text_equals_the_generic_lazy_result(text: str, cls: type[Explained
     for name, value in direct.__dict__.items():
         if isinstance(value, list):
             assert value is not lazy_text(cls, explainer, text).__dict__[name]
+    assert direct.to_wire() == generic.to_wire()
+    assert direct == generic
+
+
+@given(st.text(max_size=30), st.booleans(), st.sampled_from(["reply", "render"]))
+def test_lazy_fields_equals_the_generic_lazy_result(text: str, flag: bool, view: str) -> None:
+    """lazy_fields builds what Explained.lazy builds from the same explainer and fields, with
+    the names' shared set as its fields set (a view's outputs, every field given)."""
+    fields: dict[str, Any]
+    cls: type[Explained]
+    if view == "reply":
+        cls = richout.Reply
+        fields = {
+            "text": text,
+            "media_urls": [text] if flag else [],
+            "audio_as_voice": flag,
+            "reply_to_id": text or None,
+            "reply_to_current": flag,
+            "reply_to_tag": flag,
+            "is_silent": not flag,
+            "rejected_media_count": len(text),
+        }
+    else:
+        cls = richout.RenderedReply
+        fields = {
+            "text": text,
+            "reply_target": None,
+            "audio_as_voice": flag,
+            "attachments": [],
+            "canvas": [],
+            "content": [{"type": "text", "text": text}] if text else [],
+        }
+
+    def explainer() -> Explained:
+        return cls.explained(**fields)
+
+    names = fields_set(*fields)
+    direct, generic = lazy_fields(cls, explainer, fields, names), cls.lazy(explainer, **fields)
+    assert direct.__dict__ == generic.__dict__
+    assert list(direct.__dict__) == list(generic.__dict__)
+    assert direct.model_fields_set == generic.model_fields_set == set(fields)
+    assert direct.__pydantic_private__ == generic.__pydantic_private__
+    # Fresh default lists per result (the explanation fields), as the factories give.
+    again = lazy_fields(cls, explainer, fields, names)
+    for name, value in direct.__dict__.items():
+        if isinstance(value, list) and name not in fields:
+            assert value is not again.__dict__[name]
     assert direct.to_wire() == generic.to_wire()
     assert direct == generic
 

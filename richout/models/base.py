@@ -277,18 +277,18 @@ def fields_set(*names: str) -> SharedFieldsSet:
     return shared
 
 
-def assembled(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M:
+def assembled(
+    cls: type[_M], values: dict[str, Any], fields_set: set[str], private: _Private = None
+) -> _M:
     """An instance of ``cls`` holding ``values`` (every field, in declaration order, of the
-    declared types) with ``fields_set`` as its set fields, and no private state.
-
-    For records built by the hundred thousand (segments, attachments): the generic
-    :meth:`Model.trusted` merges a template per record, about half the cost of one.
-    """
+    declared types), ``fields_set`` as its set fields and ``private`` (a lazy result's
+    explainer, or none) as its private state: for records built by the hundred thousand
+    (segments, attachments), where :meth:`Model.trusted` merges a template per record."""
     obj = _new(cls)
     set_dict(obj, values)
     set_fields_set(obj, fields_set)
     set_extra(obj, None)
-    set_private(obj, None)
+    set_private(obj, private)
     return obj
 
 

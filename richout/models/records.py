@@ -33,6 +33,7 @@ __all__ = [
     "ReplyTarget",
     "Segment",
     "StreamChunk",
+    "lazy_fields",
     "lazy_text",
     "media_segment",
     "stream_chunk",
@@ -273,3 +274,20 @@ def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
 
 
 _TEXT_ONLY_SET = fields_set("text")
+
+
+def lazy_fields(
+    cls: type[_E], explain: Callable[[], _E], fields: dict[str, Any], names: set[str]
+) -> _E:
+    """``cls.lazy(explain, **fields)``, assembled directly, for a caller whose ``fields``
+    always have the same names (``names``: their :func:`~richout.models.base.fields_set`,
+    shared): the views' lazy results, where unpacking the fields into keywords, merging
+    them and making a set of their names cost half of the generic builder's 1.5 µs (a
+    plain reply's view takes 4). ``tests/test_models.py`` compares the two."""
+    template, factories = defaults_of(cls)
+    values = template.copy()
+    values.update(fields)
+    for name, make in factories:
+        if name not in fields:
+            values[name] = make()  # a fresh list per result
+    return assembled(cls, values, names, {"_explainer": explain, "_explanation": None})

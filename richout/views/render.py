@@ -21,8 +21,10 @@ from richout.media.split import has_media_token, split_for_views
 from richout.models import (
     Directives,
     RenderedReply,
+    lazy_fields,
     rerun,
 )
+from richout.models.base import fields_set
 from richout.models.diagnostics import Diagnostics
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
@@ -171,4 +173,10 @@ def render_reply(
         outputs = render_outputs(found.previews if found is not None else [], media, tag_outputs)
     # Built only for a lazy result: the explainer is this call again with explain=True.
     explainer = rerun(render_reply, text, role=role, profile=prof, policy=policy, explain=True)
-    return RenderedReply.lazy(explainer, **outputs)
+    return lazy_fields(RenderedReply, explainer, outputs, _OUTPUT_NAMES)
+
+
+#: The WebChat view's output fields, set on every path (``render_outputs`` sets them all).
+_OUTPUT_NAMES = fields_set(
+    "text", "reply_target", "audio_as_voice", "attachments", "canvas", "content"
+)
