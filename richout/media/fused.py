@@ -29,13 +29,16 @@ from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.single_token import read_clean_token
 from richout.media.tagpass import read_tags
 from richout.media.walk import PLAIN_DIRECTIVE, plain_paths
-from richout.models import MediaSplit, Segment, media_segment, text_segment
+from richout.models import MediaSplit, Segment, lazy_fields, media_segment, text_segment
+from richout.models.base import fields_set
 from richout.policy import is_valid_reference
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
 from richout.text.chars import JS_WS, JS_WS_SET, BlankLineRun, collapse_blank_runs, js_rtrim
 
 __all__ = [
+    "OUTPUT_NAMES",
+    "SEGMENTED_OUTPUT_NAMES",
     "Cut",
     "Cuts",
     "directive_cuts",
@@ -301,22 +304,21 @@ def fused_split(
         )
     text = js_rtrim(tagged)
     media = [url for _, _, urls in cuts for url in urls]
+    fields = {
+        "text": text,
+        "media_urls": media,
+        "audio_as_voice": audio,
+        "rejected_media_count": found.rejected,
+    }
     if not segments:
-        return MediaSplit.lazy(
-            explainer,
-            text=text,
-            media_urls=media,
-            audio_as_voice=audio,
-            rejected_media_count=found.rejected,
-        )
+        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
     # Without a reference the walk's segments are its text, as one segment; that record is
     # built only then (built and dropped, it cost a microsecond on most fused replies).
-    segs = segments_of(raw, cuts) if media else ([text_segment(text)] if text else [])
-    return MediaSplit.lazy(
-        explainer,
-        text=text,
-        media_urls=media,
-        audio_as_voice=audio,
-        segments=segs,
-        rejected_media_count=found.rejected,
-    )
+    fields["segments"] = segments_of(raw, cuts) if media else ([text_segment(text)] if text else [])
+    return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
+
+
+#: The names of a split's output fields, without and with its segments (every path of the
+#: split sets one of the two: :func:`~richout.models.records.lazy_fields`).
+OUTPUT_NAMES = fields_set("text", "media_urls", "audio_as_voice", "rejected_media_count")
+SEGMENTED_OUTPUT_NAMES = fields_set(*OUTPUT_NAMES, "segments")

@@ -17,7 +17,7 @@ from typing import Any
 
 from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
-from richout.media.fused import fused_cuts, fused_split
+from richout.media.fused import OUTPUT_NAMES, SEGMENTED_OUTPUT_NAMES, fused_cuts, fused_split
 from richout.media.lines import lower_same_length, media_colon
 from richout.media.segments import build_segments, leading_blank_lines, walked_text
 from richout.media.tagpass import read_tags
@@ -27,6 +27,7 @@ from richout.models import (
     Directives,
     MediaSplit,
     Span,
+    lazy_fields,
     lazy_text,
     text_segment,
 )
@@ -191,18 +192,16 @@ def run_split(
 
 def _kept_whole(raw: str, explainer: Callable[[], MediaSplit], segments: bool) -> MediaSplit:
     """What the walk gives for a reply it changes nothing in: the text, as one segment."""
+    fields: dict[str, Any] = {
+        "text": raw,
+        "media_urls": [],
+        "audio_as_voice": False,
+        "rejected_media_count": 0,
+    }
     if not segments:
-        return MediaSplit.lazy(
-            explainer, text=raw, media_urls=[], audio_as_voice=False, rejected_media_count=0
-        )
-    return MediaSplit.lazy(
-        explainer,
-        text=raw,
-        media_urls=[],
-        audio_as_voice=False,
-        segments=[text_segment(raw)],
-        rejected_media_count=0,
-    )
+        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
+    fields["segments"] = [text_segment(raw)]
+    return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
 
 
 def _tags_only(
@@ -325,14 +324,14 @@ def _walked_split(
         "rejected_media_count": walk.rejected_count,
     }
     if not (segments or explain):
-        return MediaSplit.lazy(explainer, **fields)
+        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
     segs = build_segments(walker.lines, walk.changes) if media else []
     built = bool(segs)
     if not segs and (media or out_text):
         segs = [text_segment(out_text)]
     fields["segments"] = segs
     if not explain:
-        return MediaSplit.lazy(explainer, **fields)
+        return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
     findings, spans, patch = _explanation(
         text,
         walker,
