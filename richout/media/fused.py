@@ -29,8 +29,14 @@ from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.single_token import read_clean_token
 from richout.media.tagpass import read_tags
 from richout.media.walk import PLAIN_DIRECTIVE, plain_paths
-from richout.models import MediaSplit, Segment, lazy_fields, media_segment, text_segment
-from richout.models.base import fields_set
+from richout.models import (
+    MediaSplit,
+    Segment,
+    lazy_fields,
+    media_segment,
+    output_names,
+    text_segment,
+)
 from richout.policy import is_valid_reference
 from richout.profiles import Profile
 from richout.tags.pipeline import TagStages
@@ -320,5 +326,5 @@ def fused_split(
 
 #: The names of a split's output fields, without and with its segments (every path of the
 #: split sets one of the two: :func:`~richout.models.records.lazy_fields`).
-OUTPUT_NAMES = fields_set("text", "media_urls", "audio_as_voice", "rejected_media_count")
-SEGMENTED_OUTPUT_NAMES = fields_set(*OUTPUT_NAMES, "segments")
+OUTPUT_NAMES = output_names(MediaSplit, without=("segments",))
+SEGMENTED_OUTPUT_NAMES = output_names(MediaSplit)

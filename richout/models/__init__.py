@@ -6,7 +6,8 @@
 - `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
   `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
   `media_segment` build segments richout computed, `lazy_text` a lazy result holding only
-  its text and `lazy_fields` one whose fields always have the same names; a view's own
+  its text and `lazy_fields` one whose fields always have the same names
+  (`output_names`); a view's own
   stage results, never explained on their own, take `view_stage_explainer` instead of a
   `rerun`.
 - `canvas` -- `CanvasPreview`/`CanvasBlock` and reading a stored block back (EMBED.md §8).
@@ -44,6 +45,7 @@ from richout.models.records import (
     lazy_fields,
     lazy_text,
     media_segment,
+    output_names,
     text_segment,
     view_stage_explainer,
 )
@@ -74,6 +76,7 @@ __all__ = [
     "lazy_fields",
     "lazy_text",
     "media_segment",
+    "output_names",
     "rerun",
     "span_record",
     "text_segment",

@@ -14,6 +14,7 @@ from richout.models.base import (
     Diagnostic,
     Explained,
     Model,
+    SharedFieldsSet,
     assembled,
     defaults_of,
     fields_set,
@@ -36,6 +37,7 @@ __all__ = [
     "lazy_fields",
     "lazy_text",
     "media_segment",
+    "output_names",
     "stream_chunk",
     "text_segment",
     "view_stage_explainer",
@@ -274,6 +276,13 @@ def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
 
 
 _TEXT_ONLY_SET = fields_set("text")
+
+
+def output_names(cls: type[Explained], *, without: tuple[str, ...] = ()) -> SharedFieldsSet:
+    """The shared fields set of ``cls``'s output fields (all but its explanation's, and
+    ``without``): what a pipeline that sets every output sets, for :func:`lazy_fields`."""
+    skip = {"diagnostics", "spans", "edits", *without}
+    return fields_set(*(name for name in cls.model_fields if name not in skip))
 
 
 def lazy_fields(

@@ -22,9 +22,9 @@ from richout.models import (
     Directives,
     RenderedReply,
     lazy_fields,
+    output_names,
     rerun,
 )
-from richout.models.base import fields_set
 from richout.models.diagnostics import Diagnostics
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
@@ -177,6 +177,4 @@ def render_reply(
 
 
 #: The WebChat view's output fields, set on every path (``render_outputs`` sets them all).
-_OUTPUT_NAMES = fields_set(
-    "text", "reply_target", "audio_as_voice", "attachments", "canvas", "content"
-)
+_OUTPUT_NAMES = output_names(RenderedReply)

@@ -25,8 +25,7 @@ from typing import Any
 from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
-from richout.models import Reply, lazy_fields, rerun
-from richout.models.base import fields_set
+from richout.models import Reply, lazy_fields, output_names, rerun
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
 from richout.tags.pipeline import TagStages
@@ -155,16 +154,7 @@ def parse_reply(
 
 
 #: The delivery view's output fields, set on every path (``outputs`` above).
-_OUTPUT_NAMES = fields_set(
-    "text",
-    "media_urls",
-    "audio_as_voice",
-    "reply_to_id",
-    "reply_to_current",
-    "reply_to_tag",
-    "is_silent",
-    "rejected_media_count",
-)
+_OUTPUT_NAMES = output_names(Reply)
 
 
 def _argument_error(
