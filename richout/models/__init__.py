@@ -6,10 +6,9 @@
 - `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
   `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
   `media_segment` build segments richout computed, `lazy_text` a lazy result holding only
-  its text and `lazy_fields` one whose fields always have the same names
-  (`output_names`); a view's own
-  stage results, never explained on their own, take `view_stage_explainer` instead of a
-  `rerun`.
+  its text and `lazy_fields` one whose fields always have the same names (`output_names`);
+  a view's own stage results, never explained on their own, take `view_stage_explainer`
+  instead of a `rerun`.
 - `canvas` -- `CanvasPreview`/`CanvasBlock` and reading a stored block back (EMBED.md §8).
 - `attachments` -- `Attachment` and `describe`: kind and source of a reference, lexically.
 - `diagnostics` -- the `Diagnostics` builder (line/column, sorting, de-duplication).
