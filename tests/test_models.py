@@ -35,6 +35,7 @@ from richout.models.records import (
     lazy_fields,
     lazy_text,
     media_segment,
+    output_names,
     stream_chunk,
     text_segment,
 )
@@ -485,6 +486,8 @@ def test_lazy_fields_equals_the_generic_lazy_result(text: str, flag: bool, view:
         return cls.explained(**fields)
 
     names = fields_set(*fields)
+    # The names a view passes are read from its model: every output field, no explanation.
+    assert output_names(cls) == names
     direct, generic = lazy_fields(cls, explainer, fields, names), cls.lazy(explainer, **fields)
     assert direct.__dict__ == generic.__dict__
     assert list(direct.__dict__) == list(generic.__dict__)
