@@ -18,10 +18,6 @@ from richout.models.base import (
     assembled,
     defaults_of,
     fields_set,
-    set_dict,
-    set_extra,
-    set_fields_set,
-    set_private,
 )
 from richout.models.canvas import CanvasBlock, CanvasPreview
 
@@ -44,7 +40,6 @@ __all__ = [
 ]
 
 _E = TypeVar("_E", bound=Explained)
-_new = object.__new__
 
 
 class Segment(Model):
@@ -267,12 +262,7 @@ def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
     values["text"] = text
     for name, make in factories:
         values[name] = make()  # a fresh list per result (text itself has no factory)
-    obj = _new(cls)
-    set_dict(obj, values)
-    set_fields_set(obj, _TEXT_ONLY_SET)
-    set_extra(obj, None)
-    set_private(obj, {"_explainer": explain, "_explanation": None})
-    return obj
+    return assembled(cls, values, _TEXT_ONLY_SET, {"_explainer": explain, "_explanation": None})
 
 
 _TEXT_ONLY_SET = fields_set("text")
