@@ -1,6 +1,7 @@
-"""The probing substring search (``text.chars.find_str``) and the tag runs that build no patch.
+"""The probing substring search (``text.chars.find_str``), the character tests' shortcuts
+(``has_js_ws``, ``ascii_lower``) and the tag runs that build no patch.
 
-Both are speed paths with one obligation: the answer they replace. ``find_str``,
+Each is a speed path with one obligation: the answer it replaces. ``find_str``,
 ``contains`` and ``has_double_bracket`` must answer as ``str.find`` and ``in`` do on every
 text, short (searched plainly) or long (probed from the needle's first character, then
 searched plainly after ``_PROBES`` misses); a :class:`TagStages` run with ``edits=False``
@@ -23,7 +24,15 @@ from richout.tags.code import StageCode
 from richout.tags.explain import Sink
 from richout.tags.pipeline import TagStages
 from richout.text import chars
-from richout.text.chars import contains, find_str, has_double_bracket
+from richout.text.chars import (
+    JS_WS_CLASS,
+    JS_WS_SET,
+    ascii_lower,
+    contains,
+    find_str,
+    has_double_bracket,
+    has_js_ws,
+)
 
 _NEEDLES = ["[[", "```", "~~~", "](", "]:", "`a", "a"]
 
@@ -165,3 +174,43 @@ def test_blank_line_runs_read_a_megabyte_of_breaks_in_one_class_scan(
     with_cr = "\r\n" * 50_000 + "x"
     assert chars.BlankLineRun(" \t", "\r\n").end(with_cr) == 100_000
     assert leading_breaks_end(with_cr) == 100_000  # the one case left to the group pattern
+
+
+def _every_character() -> str:
+    """Every code point, lone surrogates included (a Python string may hold them)."""
+    return "".join(map(chr, range(0x110000)))
+
+
+def test_whitespace_test_answers_as_the_class_on_every_character() -> None:
+    """``has_js_ws`` skips its regex for a text Python prints whole: every JavaScript
+    whitespace character but the space must be one it does not print."""
+    whole = _every_character()
+    spaces = [ch for ch in whole if has_js_ws(ch)]
+    assert "".join(spaces) == "".join(sorted(JS_WS_SET))
+    assert all(not ch.isprintable() for ch in JS_WS_SET - {" "})
+
+
+@given(st.text(alphabet=st.characters(codec=None), max_size=40) | st.text(max_size=40))
+def test_whitespace_test_answers_as_the_class(text: str) -> None:
+    assert has_js_ws(text) == (re.search(f"[{JS_WS_CLASS}]", text) is not None)
+    for ch in ("\t", "\u00a0", "\ufeff", "\u3000", "\x00", "\x7f", "é"):
+        mixed = text + ch
+        assert has_js_ws(mixed) == (re.search(f"[{JS_WS_CLASS}]", mixed) is not None)
+
+
+_UPPER_TABLE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def test_ascii_lower_folds_only_ascii_letters_on_every_character() -> None:
+    """Not ``str.lower`` on a non-ASCII text: "İ" and "K" (Kelvin) lower-case to ASCII
+    letters there, and JavaScript's ``/i`` on an ASCII pattern never folds them."""
+    whole = _every_character()
+    assert ascii_lower(whole) == whole.translate(_UPPER_TABLE)
+    ascii_part = whole[:128]
+    assert ascii_lower(ascii_part) == ascii_part.translate(_UPPER_TABLE)
+    assert ascii_lower("MEDIA:\u212a") == "media:\u212a"
+
+
+@given(st.text(max_size=40))
+def test_ascii_lower_answers_as_the_table(text: str) -> None:
+    assert ascii_lower(text) == text.translate(_UPPER_TABLE)

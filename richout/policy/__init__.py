@@ -73,6 +73,8 @@ _MEDIA = 2
 
 def _url_kind(s: str) -> int:
     """``_HTTP`` for an ``http://``/``https://`` prefix, ``_MEDIA`` for ``media://``, else 0."""
+    if s.startswith("https://"):
+        return _HTTP  # the usual spelling, without the letter-case fold below
     first = s[0]
     if first in "hH":
         head = ascii_lower(s[:8])
