@@ -12,6 +12,7 @@ path is taken where it should be, so the comparison is not vacuous.
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ import richout
 from richout.markdown.codemap import CodeMap
 from richout.media import fused
 from richout.media import pipeline as media_pipeline
+from richout.media.lines import media_colon
 from richout.models import Segment, media_segment, text_segment
 from richout.profiles import PROFILES
 from richout.text.chars import js_rtrim
@@ -305,3 +307,20 @@ def test_the_fused_split_gives_up_at_the_first_line_it_cannot_take(
     plain = "MEDIA:/tmp/x.png\n" * 3
     cuts = fused.directive_cuts(plain, PROFILES["next"], CodeMap(plain))
     assert cuts is not None and len(cuts.cuts) == 3
+
+
+_MEDIA_COLON = re.compile(r"(?=(?ai:media):)")
+
+
+@given(
+    st.text(alphabet=st.sampled_from(list("mMeEdDiIaA: x\nİ\u212a")), max_size=30),
+    st.integers(5, 35),
+)
+@example("media:", 5)
+@example("a:media:", 5)
+@example("MeDiA: MEDIA:", 7)
+def test_the_media_colon_is_the_first_media_token_from_start(text: str, start: int) -> None:
+    """``media_colon`` against the token's definition: ``media:`` in ASCII letter case
+    only (not İ or the Kelvin sign), its colon at or after ``start``."""
+    colons = (m.start() + 5 for m in _MEDIA_COLON.finditer(text))
+    assert media_colon(text, start) == next((i for i in colons if i >= start), -1)

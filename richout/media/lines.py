@@ -157,7 +157,9 @@ def media_colon(raw: str, start: int) -> int:
     find = raw.find
     i = find(":", start)
     while i >= 0:
-        if raw[i - 5 : i].lower() == "media":
+        # Most colons follow no "a" (a URL's scheme, a time, a label): one character
+        # compared before a slice is made and lower-cased.
+        if raw[i - 1] in "aA" and i >= 5 and raw[i - 5 : i].lower() == "media":
             return i
         i = find(":", i + 1)
     return -1
