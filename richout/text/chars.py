@@ -116,7 +116,11 @@ def find_str(text: str, needle: str, start: int = 0) -> int:
 def contains(text: str, needle: str) -> bool:
     """``needle in text`` (``needle`` not empty), through :func:`find_str` for a long text."""
     if len(text) < _PLAIN_BELOW:
-        return needle in text  # (a streamed part asks several times: one call, not two)
+        # (A streamed part asks several times: one call, not two.) The first character is
+        # found at memory speed, and most texts lack it ("~", "]", "["): a search for the
+        # whole needle reads about a nanosecond a character (0.75 against 0.14 µs for
+        # "~~~" over the corpus replies).
+        return needle[0] in text and needle in text
     return find_str(text, needle) >= 0
 
 
