@@ -619,15 +619,16 @@ _QUOTED_TAILS = ["b", "1.png", "x.y", "..", "-", "_", "b/c", "b..c", "é", 'a"b'
 
 
 def test_a_quoted_path_reads_as_the_general_steps() -> None:
-    """A rooted path in one pair of quotes, spaces inside (``"/tmp/my file.png"``): the
-    lane's result (:func:`richout.media.payload._quoted_path`), field for field, is the
-    general steps', and the oracle's, under every profile and with either judge; near misses
-    (a traversal, an unrooted path, blanks inside the quotes' ends, an unclosed or different
-    closing quote, a backtick, a quote inside, a path too long) read the same."""
+    """A rooted path in one pair of quotes or backticks, spaces inside
+    (``"/tmp/my file.png"``): the lane's result (:func:`richout.media.payload._quoted_path`),
+    field for field, is the general steps', and the oracle's, under every profile and with
+    either judge; near misses (a traversal, an unrooted path, blanks inside the quotes'
+    ends, an unclosed or different closing quote, a quote inside, a path too long) read the
+    same."""
     from richout.media import payload as pl
 
     rng = random.Random(20261206)
-    taken = 0
+    taken = ticked = 0
     for i in range(3000):
         q = rng.choice(['"', "'", "`", '"'])
         names = [rng.choice(_QUOTED_HEADS)]
@@ -647,8 +648,10 @@ def test_a_quoted_path_reads_as_the_general_steps() -> None:
         assert analyse_payload(p, Judge(profile, explains=False)) == general, p
         if len(p) < 200:
             _assert_reads_as_the_oracle(p, profile)
-        taken += pl._QUOTED_PATH.fullmatch(p) is not None and len(p) <= 4096
-    assert taken > 500, taken  # not vacuous: the lane answered for many payloads
+        lane = pl._QUOTED_PATH.fullmatch(p) is not None and len(p) <= 4096
+        taken += lane
+        ticked += lane and q == "`"
+    assert taken > 500 and ticked > 100, (taken, ticked)  # not vacuous: the lane answered
 
 
 @pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")

@@ -154,12 +154,12 @@ def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
     return res
 
 
-#: A rooted path in one pair of quotes, maybe with single spaces or runs of them between
-#: its names (``"/tmp/my file.png"``), blanks around (:func:`_quoted_path`). Group 1 is the
-#: quote, group 2 the path; runs of path characters alternate with runs of spaces, so a
-#: failed match gives each run back at once.
+#: A rooted path in one pair of quotes or backticks (each unwraps, §6.2), maybe with single
+#: spaces or runs of them between its names (``"/tmp/my file.png"``), blanks around
+#: (:func:`_quoted_path`). Group 1 is the quote, group 2 the path; runs of path characters
+#: alternate with runs of spaces, so a failed match gives each run back at once.
 _QUOTED_PATH = re.compile(
-    f"[ \t]*([\"'])((?:/|~/)[{PLAIN_PATH_CHARS}]*(?: +[{PLAIN_PATH_CHARS}]+)*)\\1[ \t]*"
+    f"[ \t]*([\"'`])((?:/|~/)[{PLAIN_PATH_CHARS}]*(?: +[{PLAIN_PATH_CHARS}]+)*)\\1[ \t]*"
 )
 
 
