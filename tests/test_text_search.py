@@ -114,6 +114,20 @@ def test_tag_runs_without_patches_read_the_same(text: str) -> None:
     # Explaining runs build their patches by default; the others do not.
     assert _stages(text, (True, True, True), None).edits
     assert not _stages(text, (True, True, False), None).edits
+    # The split's own pass (audio stripped, reply tags kept and not read, nothing
+    # explained) keeps its texts and flag alone: the same final text, no offsets to map.
+    code, sink = StageCode(text), Sink(text, True, False, False)
+    split_run = TagStages(text, code, sink, True, False, read_replies=False)
+    kept = _stages(text, (True, False, False), edits=True)
+    assert (split_run.text2, split_run.final, split_run.audio) == (
+        kept.text2,
+        kept.final,
+        kept.audio,
+    )
+    if split_run.audio:
+        assert split_run.patch1 == [] and not split_run.replies
+        with pytest.raises(RuntimeError, match="no patch"):
+            split_run.to_input(0)
 
 
 def test_a_run_without_patches_refuses_to_compose_edits() -> None:
