@@ -32,6 +32,7 @@ from richout.text.chars import (
     find_str,
     has_double_bracket,
     has_js_ws,
+    js_rtrim,
 )
 
 _NEEDLES = ["[[", "```", "~~~", "](", "]:", "`a", "a"]
@@ -128,6 +129,23 @@ def test_tag_runs_without_patches_read_the_same(text: str) -> None:
         assert split_run.patch1 == [] and not split_run.replies
         with pytest.raises(RuntimeError, match="no patch"):
             split_run.to_input(0)
+    # A caller that right-trims the run's text (the split's) gets the same trimmed text
+    # without the tail's code question.
+    assert js_rtrim(_split_pass(text, trimmed=True).final) == js_rtrim(split_run.final)
+
+
+def _split_pass(text: str, *, trimmed: bool) -> TagStages:
+    sink = Sink(text, True, False, False)
+    return TagStages(text, StageCode(text), sink, True, False, read_replies=False, trimmed=trimmed)
+
+
+def test_a_trimmed_run_skips_only_the_tail_a_trim_removes() -> None:
+    """An unclosed fence owns the whitespace ending the text: §5.1 keeps it, a run whose
+    caller trims does not ask, and both trim to the same text."""
+    text = "[[audio_as_voice]] hi\n```\nx  \n"
+    exact, lean = _split_pass(text, trimmed=False), _split_pass(text, trimmed=True)
+    assert exact.final == "hi\n```\nx  \n" and lean.final == "hi\n```\nx"
+    assert js_rtrim(exact.final) == lean.final
 
 
 def test_a_run_without_patches_refuses_to_compose_edits() -> None:

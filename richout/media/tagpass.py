@@ -94,6 +94,7 @@ def read_tags(
                 True,
                 False,
                 read_replies=tag_runs is not None,
+                trimmed=not preserve,
             )
             if tag_runs is not None:
                 tag_runs.append(run)

@@ -220,6 +220,7 @@ class TagStages:
         shift: int = 0,
         edits: bool | None = None,
         read_replies: bool = True,
+        trimmed: bool = False,
     ) -> None:
         """``record``: explaining, keep the reply stage's findings for a later run over the
         same text (:meth:`reusing`). ``reuse``, ``shift``: such a run's reply stage read this
@@ -229,7 +230,9 @@ class TagStages:
         ``read_replies=False``: nobody reads this run's reply tags (the split's own tag pass,
         which strips none and is not reused by a view); once an audio tag was recognised,
         §5.1 runs whatever the reply stage finds, so the stage is skipped and ``replies``
-        stays empty."""
+        stays empty. ``trimmed``: the caller right-trims ``final`` and reads no edits of the
+        run, so §5.1 trims its tail without asking whether code owns it (the caller's trim
+        would remove that whitespace either way)."""
         self.text = text
         self.sink = sink
         self.edits = with_patch = sink.explain if edits is None else edits
@@ -276,8 +279,9 @@ class TagStages:
         self.text3, self.patch2 = text3, patch2
 
         if audio or replies:
+            owns_tail = _owns_none if trimmed and not with_patch else code3.owns_tail
             self.final, self.patch3 = normalize_boundaries(
-                text3, code3.in_code, code3.owns_tail, with_patch=with_patch
+                text3, code3.in_code, owns_tail, with_patch=with_patch
             )
         else:
             self.final, self.patch3 = text3, []
@@ -435,6 +439,11 @@ def _trimmed_from(read: str, text: str) -> int:
         if read.startswith(text, start) and not js_trim(read[start + len(text) :]):
             return start
     return -1
+
+
+def _owns_none(content_end: int) -> bool:
+    """The tail question of a run whose caller right-trims its text (``trimmed``)."""
+    return False
 
 
 def _no_offsets(pos: int) -> int:
