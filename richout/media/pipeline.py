@@ -248,9 +248,10 @@ def _tags_only(
         "audio_as_voice": True,
         "rejected_media_count": 0,
     }
-    if segments:
-        fields["segments"] = [text_segment(final)] if final else []
-    return MediaSplit.lazy(explainer, **fields)
+    if not segments:
+        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
+    fields["segments"] = [text_segment(final)] if final else []
+    return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
 
 
 def strips_no_audio_tag(raw: str, audio_on: bool, profile: Profile) -> bool:
