@@ -182,10 +182,10 @@ class StageCode:
             if reach is _UNREAD:
                 # Several lines only: a line is one paragraph, paired below for less.
                 lines = "\n" in self.text and len(self.text) <= _PART_MAX
-                reach = span_reach(self.text) if lines else None
-                # (Its guards first: they are cheaper than the block question.)
-                if reach is not None and not self.inline_only():
-                    reach = None
+                # Only a text without blocks keeps its reach, so that is asked first: a short
+                # reply with a fence read its spans' reach to drop it (2 µs of a 70 µs split),
+                # and the answer (four substring tests) is kept for the questions below.
+                reach = span_reach(self.text) if lines and self.inline_only() else None
                 self._reach = reach
             if reach is not None and not in_spans(reach, pos, len(self.text)):
                 # Most tags of a streamed part: no reading of its lines puts a code span
