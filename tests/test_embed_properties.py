@@ -8,13 +8,17 @@ implementation must give the same text and previews on every one of them.
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from richout.embed.extract import ShortcodeCode
 from richout.embed.parse import extract_embeds
 from richout.embed.rules import encode_uri_component, js_number
+from richout.embed.scan import OpenerIndex
 from richout.markdown.codemap import CodeMap
 from richout.models.lossless import rebuild
 from richout.text.chars import JS_WS, ascii_lower, js_trim
@@ -249,3 +253,59 @@ def test_diagnostics_do_not_depend_on_being_asked(text: str) -> None:
     result = extract_embeds(text)
     delivery = embeds_for_delivery_diagnostics(text)
     assert [(d.start, d.end) for d in delivery] == [(s.start, s.end) for s in result.spans]
+
+
+_CODE_PIECES = [
+    *_PIECES,
+    *("- ", "> ", "1. ", "\n\n", "  ", "\t", "```js ", "~~~~\n", "\r", "    - ", "   ```\n"),
+    *('```\n[embed ref="a" /]\n```\n', "> ```\n", '    [embed ref="c" /]\n'),
+]
+
+
+def test_a_shortcode_is_in_code_as_the_full_parse_says() -> None:
+    """``ShortcodeCode`` against the full CommonMark parse at every shortcode the two scans
+    find, on generated Markdown with fences, indented code, lists, quotes, code spans and
+    CR breaks, short and long (a long text finds its lines by bisection). A seeded sweep:
+    hypothesis's draws cost more than the checks."""
+    rng = random.Random(20261206)
+    by_line = in_block = long = 0
+    for i in range(6000):
+        text = "".join(rng.choice(_CODE_PIECES) for _ in range(rng.randint(1, 30)))
+        if i % 4 == 0:
+            text = rng.choice(["x" * 4100 + "\n\n", "a\r" * 2100]) + text
+        index = OpenerIndex(text)
+        if not index.openers:
+            continue
+        full = CodeMap(text).full()
+        coded = ShortcodeCode(text, CodeMap(text))
+        for found in index.scan(True) + index.scan(False):
+            at = found.start
+            answer = coded.in_code(at)
+            assert answer == full.in_code(at), (text, at)
+            if coded.blocks and not coded.gaps.may_cover(at):
+                by_line += 1
+                in_block += answer
+                long += len(text) > 4096
+    # Not vacuous: the line question answered often, both ways, in long texts too.
+    assert by_line > 1000 and in_block > 100 and long > 200, (by_line, in_block, long)
+
+
+@pytest.mark.pure_python(why="counts calls of a compiled class's method")
+def test_many_shortcodes_on_one_line_ask_its_block_question_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counted, not timed: 5,000 shortcodes on one long line with a block elsewhere cost
+    one line question and no look around each (which read the line once per shortcode)."""
+    text = "    code\n\n" + '[embed ref="a" /] x ' * 5000
+    asked: list[tuple[int, int]] = []
+    real = CodeMap.line_in_block
+
+    def counting(self: CodeMap, start: int, end: int) -> bool:
+        asked.append((start, end))
+        return real(self, start, end)
+
+    monkeypatch.setattr(CodeMap, "line_in_block", counting)
+    coded = ShortcodeCode(text, CodeMap(text))
+    index = OpenerIndex(text)
+    answers = {coded.in_code(f.start) for f in index.scan(False)}
+    assert answers == {False} and asked == [(10, len(text))]

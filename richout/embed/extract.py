@@ -10,6 +10,8 @@ raise ``TypeError`` for a wrongly typed argument, where richout's contract is
 
 from __future__ import annotations
 
+import bisect
+import re
 from dataclasses import dataclass
 
 from richout.embed.attributes import final_attributes, parse_opener
@@ -23,7 +25,7 @@ from richout.models import CanvasPreview
 from richout.models.diagnostics import Diagnostics
 from richout.text.patch import Edit
 
-__all__ = ["Extraction", "extract", "removal_patch"]
+__all__ = ["Extraction", "ShortcodeCode", "extract", "removal_patch"]
 
 
 @dataclass
@@ -44,16 +46,11 @@ def extract(text: str, *, explain: bool) -> Extraction:
         return Extraction(text, [], [], diags)
     index = OpenerIndex(text)
     codes = CodeMap(text)
-    # Without a possible code block, a shortcode no code span can reach is outside code:
-    # the map's answer for it paired its paragraph's backticks (half of an [embed reply's
-    # extraction on the corpus).
-    gaps = None if may_have_blocks(text) else TickGaps(text)
+    coded = ShortcodeCode(text, codes)
     surviving: list[Found] = []
     in_code: list[Found] = []
     for found in sorted(index.scan(True) + index.scan(False), key=lambda f: (f.start, not f.block)):
-        at = found.start
-        coded = (gaps is None or gaps.may_cover(at)) and codes.in_code(at)
-        (in_code if coded else surviving).append(found)
+        (in_code if coded.in_code(found.start) else surviving).append(found)
 
     previews: list[CanvasPreview] = []
     removed: list[Found] = []
@@ -100,6 +97,62 @@ def extract(text: str, *, explain: bool) -> Extraction:
         cur = found.end
     out.append(text[cur:])
     return Extraction("".join(out), previews, removed, diags)
+
+
+class ShortcodeCode:
+    """Is a shortcode in code? The code map's answer, asked as little as it can be.
+
+    A shortcode no code span can reach (:class:`~richout.markdown.ticks.TickGaps`) is in
+    code only inside a block, and a block holds every character of its lines from their
+    content on, where a shortcode starts (a fence's region opens at its run): the line
+    question answers for it, once per line. Asking the map about the position paired its
+    paragraph's backticks (half of an ``[embed`` reply's extraction on the corpus), or read
+    the paragraph around it (30 µs a shortcode in a reply with blocks).
+    ``tests/test_embed_properties.py`` compares the answers with the full parse's.
+    """
+
+    __slots__ = ("_answers", "_breaks", "blocks", "codes", "gaps", "text")
+
+    def __init__(self, text: str, codes: CodeMap) -> None:
+        self.text = text
+        self.codes = codes
+        self.gaps = TickGaps(text)
+        self.blocks = may_have_blocks(text)
+        self._answers: dict[int, bool] = {}  # a line's start -> does it overlap a block?
+        self._breaks: list[int] | None = None  # every CR and LF, for a long text's lines
+
+    def in_code(self, at: int) -> bool:
+        """Is the shortcode starting at ``at`` in code?"""
+        if self.gaps.may_cover(at):
+            return self.codes.in_code(at)
+        if not self.blocks:
+            return False
+        start, end = self._line_of(at)
+        answer = self._answers.get(start)
+        if answer is None:
+            answer = self._answers[start] = self.codes.line_in_block(start, end)
+        return answer
+
+    def _line_of(self, pos: int) -> tuple[int, int]:
+        """The CommonMark line holding ``pos``: its start and the offset of the break ending
+        it (``\\n``, or ``\\r`` alone or in a CRLF), or the text's end. A long text's are
+        found by bisection over its breaks, listed once: looking back from each of 50k
+        shortcodes on one line read the line 50k times."""
+        text = self.text
+        if len(text) <= _LOOK_AROUND:
+            start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
+            ends = [e for e in (text.find("\n", pos), text.find("\r", pos)) if e >= 0]
+            return start, min(ends) if ends else len(text)
+        breaks = self._breaks
+        if breaks is None:
+            breaks = self._breaks = [m.start() for m in _BREAK.finditer(text)]
+        k = bisect.bisect_left(breaks, pos)
+        return (breaks[k - 1] + 1 if k else 0), (breaks[k] if k < len(breaks) else len(text))
+
+
+#: Texts up to this long find a line's bounds by looking around the position.
+_LOOK_AROUND = 4096
+_BREAK = re.compile("[\r\n]")
 
 
 def removal_patch(text: str, removed: list[Found]) -> list[Edit]:
