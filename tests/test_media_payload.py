@@ -654,10 +654,47 @@ def test_a_quoted_path_reads_as_the_general_steps() -> None:
     assert taken > 500 and ticked > 100, (taken, ticked)  # not vacuous: the lane answered
 
 
+_QUOTED_URL_TAILS = ["b", "a b", "x.pdf", "a  b", "é", "b)", 'a"b', "a'b", "a\\b", "a,b", ""]
+
+
+def test_a_quoted_url_reads_as_the_general_steps() -> None:
+    """An ``http(s)://`` URL in one pair of quotes or backticks, spaces inside
+    (``"https://cdn.example.com/a b/c.pdf"``): the lane's result
+    (:func:`richout.media.payload._quoted_path` with ``local=False``), field for field, is
+    the general steps', and the oracle's, under every profile and with either judge,
+    whatever the URL's verdict (the remote security table's URLs among them); near misses
+    (a character cleaning may cut, a quote inside, blanks inside the quotes' ends, an
+    unclosed or different closing quote) read the same."""
+    from richout.media import payload as pl
+
+    heads = _url_heads()
+    rng = random.Random(20261207)
+    taken = 0
+    for i in range(3000):
+        q = rng.choice(['"', "'", "`"])
+        inner = rng.choice(heads)
+        for _ in range(rng.randint(0, 2)):
+            inner += rng.choice([" ", "  ", "/"]) + rng.choice(
+                _QUOTED_URL_TAILS[: 4 if i % 2 else 11]
+            )
+        pads, closes = ([""], [q]) if i % 2 else (["", " "], [q, q + "x", "", '"'])
+        p = rng.choice(["", " ", "\t"]) + q + rng.choice(pads) + inner + rng.choice(pads)
+        p += rng.choice(closes) + rng.choice(["", " "])
+        profile = PROFILES[rng.choice(sorted(PROFILES))]
+        general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
+        assert analyse_payload(p, Judge(profile)) == general, p
+        assert analyse_payload(p, Judge(profile, explains=False)) == general, p
+        if len(p) < 200:
+            _assert_reads_as_the_oracle(p, profile)
+        lane = pl._QUOTED_URL.fullmatch(p) is not None and len(p) <= 4096
+        taken += lane and bool(general.accepted)
+    assert taken > 300, taken  # not vacuous: the lane answered for many payloads
+
+
 @pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")
 def test_a_quoted_path_takes_its_lane(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lane answers an accepted quoted path without the general steps, and leaves them
-    one §7 refuses (a traversal), which they explain."""
+    """The lane answers an accepted quoted path or URL without the general steps, and
+    leaves them one §7 refuses (a traversal, a loopback host), which they explain."""
     from richout.media import payload as pl
 
     calls: list[str] = []
@@ -673,8 +710,15 @@ def test_a_quoted_path_takes_its_lane(monkeypatch: pytest.MonkeyPatch) -> None:
         ("/tmp/my file 1.png", "unwrapped", 2, 20)
     ]
     assert ok.looks_local and ok.unwrapped == "/tmp/my file 1.png" and calls == []
+    url = analyse_payload("`https://cdn.example.com/a b/c.pdf`", Judge())
+    assert [(i.value, i.source) for i in url.accepted] == [
+        ("https://cdn.example.com/a b/c.pdf", "unwrapped")
+    ]
+    assert not url.looks_local and calls == []
     refused = analyse_payload('"/a/../b c"', Judge())
     assert not refused.accepted and calls == ['"/a/../b c"']
+    loopback = analyse_payload('"https://127.0.0.1/a b.png"', Judge())
+    assert not loopback.accepted and calls[-1] == '"https://127.0.0.1/a b.png"'
 
 
 def _url_heads() -> list[str]:

@@ -76,8 +76,8 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     :func:`~richout.media.single_token.single_token`, one of words and spaces
     :func:`_words_only`, one of plain absolute paths :func:`_paths_only`, a path written with
     spaces :func:`_spaced_path`, a plain URL followed by words :func:`_captioned_url`, a
-    quoted path :func:`_quoted_path` (the last two only when their judge accepts; else the
-    general steps decide).
+    quoted path or URL :func:`_quoted_path` (the last two only when their judge accepts;
+    else the general steps decide).
     """
     if judge is None:
         judge = Judge()
@@ -102,7 +102,10 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         if captioned is not None and _captioned_url(p, captioned, judge, res):
             return res
         quoted = _QUOTED_PATH.fullmatch(p)
-        if quoted is not None and _quoted_path(quoted, judge, res):
+        if quoted is not None and _quoted_path(quoted, judge, res, local=True):
+            return res
+        quoted = _QUOTED_URL.fullmatch(p)
+        if quoted is not None and _quoted_path(quoted, judge, res, local=False):
             return res
     return _read_payload(p, judge, res)
 
@@ -161,17 +164,25 @@ def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
 _QUOTED_PATH = re.compile(
     f"[ \t]*([\"'`])((?:/|~/)[{PLAIN_PATH_CHARS}]*(?: +[{PLAIN_PATH_CHARS}]+)*)\\1[ \t]*"
 )
+#: The characters of a URL the lanes read (:data:`_CAPTIONED_URL`, :data:`_QUOTED_URL`): no
+#: wrapper, quote, bracket, comma or backslash, so cleaning keeps it whole.
+_URL_CHARS = "A-Za-z0-9._~/%?=&:+#@-"
+#: The same for an ``http://`` or ``https://`` URL, maybe with spaces in it
+#: (``"https://cdn.example.com/a b/c.pdf"``).
+_QUOTED_URL = re.compile(f"[ \t]*([\"'`])(https?://[{_URL_CHARS}]+(?: +[{_URL_CHARS}]+)*)\\1[ \t]*")
 
 
-def _quoted_path(m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
-    """The steps for a :data:`_QUOTED_PATH` payload (at most ``MAX_REFERENCE_UNITS`` long)
-    whose path §7 accepts with spaces allowed, filling ``res``; False, with ``res``
-    untouched, when it refuses it (``..``, say: the general steps explain that).
+def _quoted_path(m: re.Match[str], judge: Judge, res: PayloadResult, *, local: bool) -> bool:
+    """The steps for a :data:`_QUOTED_PATH` or :data:`_QUOTED_URL` payload (``local``: the
+    first; at most ``MAX_REFERENCE_UNITS`` long) whose value §7 accepts with spaces allowed,
+    filling ``res``; False, with ``res`` untouched, when it refuses it (``..``, a loopback
+    host: the general steps explain that).
 
     Two quotes make no explicit list (it needs two members), so the whole payload is
-    unwrapped: the path, which has no blank at either end, is the one part and the
-    candidate, accepted as ``unwrapped``; it starts at a root, so the payload looks local.
-    Nothing is left, rejected or counted, and neither the rescue nor the fallback runs.
+    unwrapped: the value, which has no blank at either end, is the one part and the
+    candidate, accepted as ``unwrapped``; a path starts at a root, so the payload looks
+    local, and a URL has a scheme, so it does not. Nothing is left, rejected or counted,
+    and neither the rescue nor the fallback runs.
     """
     a, b = m.span(2)
     path = m.group(2)
@@ -180,7 +191,7 @@ def _quoted_path(m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
     res.parts = 1
     res.value_bounds = (a, b)
     res.unwrapped = path
-    res.looks_local = True
+    res.looks_local = local
     res.accepted = [Item(path, a, b, False, "unwrapped", False, "")]
     return True
 
@@ -188,9 +199,7 @@ def _quoted_path(m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
 #: A plain ``http://`` or ``https://`` URL, then blank-separated :data:`WORD_TOKEN` words,
 #: blanks around (:func:`_captioned_url`). The URL holds no wrapper, quote, bracket, comma
 #: or backslash, so cleaning keeps it whole and no JSON tail can be cut from the payload.
-_CAPTIONED_URL = re.compile(
-    f"[ \t]*(https?://[A-Za-z0-9._~/%?=&:+#@-]+)((?:[ \t]+[{WORD_CHARS}]+)+)[ \t]*"
-)
+_CAPTIONED_URL = re.compile(f"[ \t]*(https?://[{_URL_CHARS}]+)((?:[ \t]+[{WORD_CHARS}]+)+)[ \t]*")
 
 
 def _captioned_url(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
