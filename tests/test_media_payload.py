@@ -539,16 +539,9 @@ def _assert_lanes_read_as_the_general_steps(
     check that ``analyse_payload`` under a random profile, with either judge, gives the
     general steps' result field for field, and (short payloads) the oracle's. Returns the
     payload."""
-    from richout.media import payload as pl
-
     p = rng.choice(["", " "]) + "".join(s + t for s, t in zip(seps, tokens, strict=True))[1:]
     p += rng.choice(["", " ", "\t"])
-    profile = PROFILES[rng.choice(sorted(PROFILES))]
-    general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
-    assert analyse_payload(p, Judge(profile)) == general, p
-    assert analyse_payload(p, Judge(profile, explains=False)) == general, p
-    if len(p) < 200:
-        _assert_reads_as_the_oracle(p, profile)
+    _read_as_the_general_steps(rng, p)
     return p
 
 
@@ -642,16 +635,25 @@ def test_a_quoted_path_reads_as_the_general_steps() -> None:
         inner = rng.choice(pads) + inner + rng.choice(pads)
         close = rng.choice(closes)
         p = rng.choice(["", " ", "\t"]) + q + inner + close + rng.choice(["", " ", "\t"])
-        profile = PROFILES[rng.choice(sorted(PROFILES))]
-        general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
-        assert analyse_payload(p, Judge(profile)) == general, p
-        assert analyse_payload(p, Judge(profile, explains=False)) == general, p
-        if len(p) < 200:
-            _assert_reads_as_the_oracle(p, profile)
+        _read_as_the_general_steps(rng, p)
         lane = pl._QUOTED_PATH.fullmatch(p) is not None and len(p) <= 4096
         taken += lane
         ticked += lane and q == "`"
     assert taken > 500 and ticked > 100, (taken, ticked)  # not vacuous: the lane answered
+
+
+def _read_as_the_general_steps(rng: random.Random, p: str) -> PayloadResult:
+    """``analyse_payload(p)`` under a profile drawn from ``rng``, with either judge, is the
+    general steps' result (returned), and the oracle's for a short payload."""
+    from richout.media import payload as pl
+
+    profile = PROFILES[rng.choice(sorted(PROFILES))]
+    general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
+    assert analyse_payload(p, Judge(profile)) == general, p
+    assert analyse_payload(p, Judge(profile, explains=False)) == general, p
+    if len(p) < 200:
+        _assert_reads_as_the_oracle(p, profile)
+    return general
 
 
 _QUOTED_URL_TAILS = ["b", "a b", "x.pdf", "a  b", "é", "b)", 'a"b', "a'b", "a\\b", "a,b", ""]
@@ -680,12 +682,7 @@ def test_a_quoted_url_reads_as_the_general_steps() -> None:
         pads, closes = ([""], [q]) if i % 2 else (["", " "], [q, q + "x", "", '"'])
         p = rng.choice(["", " ", "\t"]) + q + rng.choice(pads) + inner + rng.choice(pads)
         p += rng.choice(closes) + rng.choice(["", " "])
-        profile = PROFILES[rng.choice(sorted(PROFILES))]
-        general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
-        assert analyse_payload(p, Judge(profile)) == general, p
-        assert analyse_payload(p, Judge(profile, explains=False)) == general, p
-        if len(p) < 200:
-            _assert_reads_as_the_oracle(p, profile)
+        general = _read_as_the_general_steps(rng, p)
         lane = pl._QUOTED_URL.fullmatch(p) is not None and len(p) <= 4096
         taken += lane and bool(general.accepted)
     assert taken > 300, taken  # not vacuous: the lane answered for many payloads
