@@ -265,8 +265,8 @@ _CODE_PIECES = [
 def test_a_shortcode_is_in_code_as_the_full_parse_says() -> None:
     """``ShortcodeCode`` against the full CommonMark parse at every shortcode the two scans
     find, on generated Markdown with fences, indented code, lists, quotes, code spans and
-    CR breaks, short and long (a long text finds its lines by bisection). A seeded sweep:
-    hypothesis's draws cost more than the checks."""
+    CR breaks, short and long (a long line, or a run of CR-broken lines, before them). A
+    seeded sweep: hypothesis's draws cost more than the checks."""
     rng = random.Random(20261206)
     by_line = in_block = long = 0
     for i in range(6000):
@@ -309,3 +309,42 @@ def test_many_shortcodes_on_one_line_ask_its_block_question_once(
     index = OpenerIndex(text)
     answers = {coded.in_code(f.start) for f in index.scan(False)}
     assert answers == {False} and asked == [(10, len(text))]
+
+
+class _CountedText(str):
+    """A text that counts the characters its ``find`` and ``rfind`` calls may read."""
+
+    read = 0
+
+    def find(self, sub: str, start: Any = None, end: Any = None) -> int:  # type: ignore[override]
+        lo, hi, _ = slice(start, end).indices(len(self))
+        _CountedText.read += max(hi - lo, 0)
+        return str.find(self, sub, lo, hi)
+
+    def rfind(self, sub: str, start: Any = None, end: Any = None) -> int:  # type: ignore[override]
+        lo, hi, _ = slice(start, end).indices(len(self))
+        _CountedText.read += max(hi - lo, 0)
+        return str.rfind(self, sub, lo, hi)
+
+
+@pytest.mark.pure_python(why="hands the compiled class a str subclass that counts its reads")
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "```\n" + '[embed ref="a" /] \r' * n,  # CR-broken lines in an open fence
+        lambda n: "    c\r\n\r\n" + '[embed ref="a" /] x\r\n' * n,
+        lambda n: "a\r" + '[embed ref="a" /]\n    x\n' * n,  # one CR, then LF lines
+        lambda n: "    c\n\n" + '[embed ref="a" /] ' * n,  # one long line
+    ],
+    ids=["cr_lines", "crlf_lines", "lf_lines_after_a_cr", "one_line"],
+)
+def test_finding_each_shortcodes_line_reads_the_text_about_once(make: Any) -> None:
+    """Counted, not timed: the line searches of 4,000 shortcodes in order read the text
+    a bounded number of times (a search for a line feed across CR-broken lines read the
+    rest of the text once per line)."""
+    text = make(4_000)
+    coded = ShortcodeCode(_CountedText(text), CodeMap(text))
+    _CountedText.read = 0
+    for found in OpenerIndex(text).scan(False):
+        coded.in_code(found.start)
+    assert _CountedText.read <= 3 * len(text), (_CountedText.read, len(text))

@@ -10,7 +10,6 @@ raise ``TypeError`` for a wrongly typed argument, where richout's contract is
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 
@@ -111,15 +110,16 @@ class ShortcodeCode:
     ``tests/test_embed_properties.py`` compares the answers with the full parse's.
     """
 
-    __slots__ = ("_answers", "_breaks", "blocks", "codes", "gaps", "text")
+    __slots__ = ("_cr", "_line", "blocks", "codes", "gaps", "text")
 
     def __init__(self, text: str, codes: CodeMap) -> None:
         self.text = text
         self.codes = codes
         self.gaps = TickGaps(text)
         self.blocks = may_have_blocks(text)
-        self._answers: dict[int, bool] = {}  # a line's start -> does it overlap a block?
-        self._breaks: list[int] | None = None  # every CR and LF, for a long text's lines
+        self._cr = "\r" in text
+        #: the last line asked about: its start, the offset of its break, its answer
+        self._line = (0, 0, False)
 
     def in_code(self, at: int) -> bool:
         """Is the shortcode starting at ``at`` in code?"""
@@ -127,31 +127,30 @@ class ShortcodeCode:
             return self.codes.in_code(at)
         if not self.blocks:
             return False
-        start, end = self._line_of(at)
-        answer = self._answers.get(start)
-        if answer is None:
-            answer = self._answers[start] = self.codes.line_in_block(start, end)
+        start, end, answer = self._line
+        if not start <= at < end:
+            # The line around it, found by looking from it to its breaks, back no further
+            # than the last line's break when the shortcodes come in order (as extract asks
+            # them): each line is read once, and its later shortcodes (50k on one line)
+            # answer from the first's. A CR alone or in a CRLF ends a CommonMark line too,
+            # so a text with one looks for either break (a search for LF alone crossed
+            # every CR-broken line before it, once per line).
+            text = self.text
+            lo = end if end <= at else 0
+            if self._cr:
+                start = max(text.rfind("\n", lo, at), text.rfind("\r", lo, at), lo - 1) + 1
+                found = _BREAK.search(text, at)
+                end = len(text) if found is None else found.start()
+            else:
+                start = text.rfind("\n", lo, at) + 1 or lo
+                end = text.find("\n", at)
+                if end < 0:
+                    end = len(text)
+            answer = self.codes.line_in_block(start, end)
+            self._line = (start, end, answer)
         return answer
 
-    def _line_of(self, pos: int) -> tuple[int, int]:
-        """The CommonMark line holding ``pos``: its start and the offset of the break ending
-        it (``\\n``, or ``\\r`` alone or in a CRLF), or the text's end. A long text's are
-        found by bisection over its breaks, listed once: looking back from each of 50k
-        shortcodes on one line read the line 50k times."""
-        text = self.text
-        if len(text) <= _LOOK_AROUND:
-            start = max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1
-            ends = [e for e in (text.find("\n", pos), text.find("\r", pos)) if e >= 0]
-            return start, min(ends) if ends else len(text)
-        breaks = self._breaks
-        if breaks is None:
-            breaks = self._breaks = [m.start() for m in _BREAK.finditer(text)]
-        k = bisect.bisect_left(breaks, pos)
-        return (breaks[k - 1] + 1 if k else 0), (breaks[k] if k < len(breaks) else len(text))
 
-
-#: Texts up to this long find a line's bounds by looking around the position.
-_LOOK_AROUND = 4096
 _BREAK = re.compile("[\r\n]")
 
 
