@@ -234,8 +234,8 @@ _UPPER_TABLE = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 
 def test_ascii_lower_folds_only_ascii_letters_on_every_character() -> None:
-    """Not ``str.lower`` on a non-ASCII text: "İ" and "K" (Kelvin) lower-case to ASCII
-    letters there, and JavaScript's ``/i`` on an ASCII pattern never folds them."""
+    """Not ``str.lower`` on a non-ASCII text: U+0130 and U+212A (the Kelvin sign) lower-case
+    to ASCII letters there, and JavaScript's ``/i`` on an ASCII pattern never folds them."""
     whole = _every_character()
     assert ascii_lower(whole) == whole.translate(_UPPER_TABLE)
     ascii_part = whole[:128]
