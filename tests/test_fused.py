@@ -324,3 +324,25 @@ def test_the_media_colon_is_the_first_media_token_from_start(text: str, start: i
     only (not İ or the Kelvin sign), its colon at or after ``start``."""
     colons = (m.start() + 5 for m in _MEDIA_COLON.finditer(text))
     assert media_colon(text, start) == next((i for i in colons if i >= start), -1)
+
+
+@pytest.mark.parametrize("with_segments", [False, True])
+def test_a_split_paths_lazy_result_is_the_generic_one(with_segments: bool) -> None:
+    """``lazy_split`` sets the fields the generic builder sets, segments or none (a view's
+    own split leaves them out), with the shared fields set of those names."""
+    fields: dict[str, Any] = {
+        "text": "a",
+        "media_urls": ["/tmp/a.png"],
+        "audio_as_voice": True,
+        "rejected_media_count": 1,
+    }
+    if with_segments:
+        fields["segments"] = [text_segment("a"), media_segment("/tmp/a.png")]
+
+    def explainer() -> richout.MediaSplit:
+        return richout.split_media("a\nMEDIA:/tmp/a.png", explain=True)
+
+    direct = fused.lazy_split(explainer, dict(fields))
+    generic = richout.MediaSplit.lazy(explainer, **fields)
+    assert direct.model_fields_set == generic.model_fields_set
+    assert direct.__dict__ == generic.__dict__

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from richout.markdown.codemap import CodeMap
 from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1, payload_start
@@ -43,13 +43,12 @@ from richout.tags.pipeline import TagStages
 from richout.text.chars import JS_WS, JS_WS_SET, BlankLineRun, collapse_blank_runs, js_rtrim
 
 __all__ = [
-    "OUTPUT_NAMES",
-    "SEGMENTED_OUTPUT_NAMES",
     "Cut",
     "Cuts",
     "directive_cuts",
     "fused_cuts",
     "fused_split",
+    "lazy_split",
     "segments_of",
     "text_without",
 ]
@@ -316,15 +315,24 @@ def fused_split(
         "audio_as_voice": audio,
         "rejected_media_count": found.rejected,
     }
-    if not segments:
-        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
-    # Without a reference the walk's segments are its text, as one segment; that record is
-    # built only then (built and dropped, it cost a microsecond on most fused replies).
-    fields["segments"] = segments_of(raw, cuts) if media else ([text_segment(text)] if text else [])
-    return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
+    if segments:
+        # Without a reference the walk's segments are its text, as one segment; that record
+        # is built only then (built and dropped, it cost a microsecond on most fused replies).
+        fields["segments"] = (
+            segments_of(raw, cuts) if media else ([text_segment(text)] if text else [])
+        )
+    return lazy_split(explainer, fields)
+
+
+def lazy_split(explainer: Callable[[], MediaSplit], fields: dict[str, Any]) -> MediaSplit:
+    """The lazy result of a split path from its output ``fields``: every output but the
+    segments, which a path leaves out when its caller reads none
+    (:func:`~richout.models.records.lazy_fields`, with the fields set of those names)."""
+    names = _SEGMENTED_NAMES if "segments" in fields else _OUTPUT_NAMES
+    return lazy_fields(MediaSplit, explainer, fields, names)
 
 
 #: The names of a split's output fields, without and with its segments (every path of the
-#: split sets one of the two: :func:`~richout.models.records.lazy_fields`).
-OUTPUT_NAMES = output_names(MediaSplit, without=("segments",))
-SEGMENTED_OUTPUT_NAMES = output_names(MediaSplit)
+#: split sets one of the two).
+_OUTPUT_NAMES = output_names(MediaSplit, without=("segments",))
+_SEGMENTED_NAMES = output_names(MediaSplit)

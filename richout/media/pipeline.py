@@ -17,7 +17,7 @@ from typing import Any
 
 from richout.markdown.codemap import CodeMap
 from richout.media import explain as _media_diag
-from richout.media.fused import OUTPUT_NAMES, SEGMENTED_OUTPUT_NAMES, fused_cuts, fused_split
+from richout.media.fused import fused_cuts, fused_split, lazy_split
 from richout.media.lines import lower_same_length, media_colon
 from richout.media.segments import build_segments, leading_blank_lines, walked_text
 from richout.media.tagpass import read_tags
@@ -27,7 +27,6 @@ from richout.models import (
     Directives,
     MediaSplit,
     Span,
-    lazy_fields,
     lazy_text,
     text_segment,
 )
@@ -198,10 +197,9 @@ def _kept_whole(raw: str, explainer: Callable[[], MediaSplit], segments: bool) -
         "audio_as_voice": False,
         "rejected_media_count": 0,
     }
-    if not segments:
-        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
-    fields["segments"] = [text_segment(raw)]
-    return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
+    if segments:
+        fields["segments"] = [text_segment(raw)]
+    return lazy_split(explainer, fields)
 
 
 def _tags_only(
@@ -248,10 +246,9 @@ def _tags_only(
         "audio_as_voice": True,
         "rejected_media_count": 0,
     }
-    if not segments:
-        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
-    fields["segments"] = [text_segment(final)] if final else []
-    return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
+    if segments:
+        fields["segments"] = [text_segment(final)] if final else []
+    return lazy_split(explainer, fields)
 
 
 def strips_no_audio_tag(raw: str, audio_on: bool, profile: Profile) -> bool:
@@ -325,14 +322,14 @@ def _walked_split(
         "rejected_media_count": walk.rejected_count,
     }
     if not (segments or explain):
-        return lazy_fields(MediaSplit, explainer, fields, OUTPUT_NAMES)
+        return lazy_split(explainer, fields)
     segs = build_segments(walker.lines, walk.changes) if media else []
     built = bool(segs)
     if not segs and (media or out_text):
         segs = [text_segment(out_text)]
     fields["segments"] = segs
     if not explain:
-        return lazy_fields(MediaSplit, explainer, fields, SEGMENTED_OUTPUT_NAMES)
+        return lazy_split(explainer, fields)
     findings, spans, patch = _explanation(
         text,
         walker,
