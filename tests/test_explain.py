@@ -212,3 +212,55 @@ def test_two_constructs_whose_starts_map_to_one_place_are_both_reported() -> Non
     for fn in (richout.split_media, richout.parse_reply, richout.render_reply):
         found = [d for d in fn(text, explain=True).diagnostics if d.code == "tag.in_code"]
         assert len(found) == 2, fn
+
+
+_ARGUMENT_TEXT = (
+    "[[reply_to_current]] hi ![x](https://example.com/i.png)\n"
+    "MEDIA:https://example.com/a.png  \n\n[[audio_as_voice]] NO_REPLY  \n"
+)
+_DENY = richout.Policy(deny_hosts=["example.com"])
+_PRESERVED = "hi\nMEDIA:https://example.com/a.png\n  "
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "arguments"),
+    [
+        ("split_media", _ARGUMENT_TEXT, {"extract_markdown_images": True}),
+        (
+            "split_media",
+            _ARGUMENT_TEXT,
+            {"markdown_image_allowlist": ["https://example.com/i.png"]},
+        ),
+        ("split_media", _ARGUMENT_TEXT, {"extract_media_directives": False}),
+        ("split_media", _ARGUMENT_TEXT, {"extract_audio_directives": False}),
+        ("split_media", _ARGUMENT_TEXT, {"preserve_trailing_whitespace": True}),
+        ("split_media", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+        ("split_media", _ARGUMENT_TEXT, {"policy": _DENY}),
+        ("parse_reply", _ARGUMENT_TEXT, {"current_message_id": "m1"}),
+        ("parse_reply", "HUSH", {"silent_token": "HUSH"}),
+        ("parse_reply", _ARGUMENT_TEXT, {"extract_markdown_images": True}),
+        ("parse_reply", _ARGUMENT_TEXT, {"extract_media_directives": False}),
+        ("parse_reply", _PRESERVED, {"preserve_trailing_whitespace": True}),
+        ("parse_reply", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+        ("parse_reply", _ARGUMENT_TEXT, {"policy": _DENY}),
+        ("render_reply", _ARGUMENT_TEXT, {"role": "user"}),
+        ("render_reply", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+        ("render_reply", _ARGUMENT_TEXT, {"policy": _DENY}),
+        ("parse_directives", _ARGUMENT_TEXT, {"current_message_id": "m1"}),
+        ("parse_directives", _ARGUMENT_TEXT, {"strip_audio_tag": False}),
+        ("parse_directives", _ARGUMENT_TEXT, {"strip_reply_tags": False}),
+        ("parse_directives", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+    ],
+)
+def test_a_lazy_result_explains_the_call_with_every_argument(
+    name: str, text: str, arguments: dict[str, Any]
+) -> None:
+    """The explainer reruns the call with each of its arguments (it takes them by position,
+    so one dropped or swapped would explain another call): each row's argument changes the
+    explanation, and the lazy result's is the eager one's."""
+    fn = getattr(richout, name)
+    lazy = fn(text, **arguments)
+    eager = fn(text, explain=True, **arguments)
+    assert eager.explanation() != fn(text, explain=True).explanation()  # the row's power
+    assert lazy.explanation() == eager.explanation()
+    assert json.dumps(lazy.to_wire()) == json.dumps(eager.to_wire())

@@ -40,7 +40,8 @@ def extract_embeds(
     ex = extract(text, explain=explain)
     if not explain:
         # The profile changes nothing in a shortcode's reading (or its explanation).
-        explainer = rerun(extract_embeds, text, explain=True)
+        # (By position: a partial holding a keyword builds a dict per call.)
+        explainer = rerun(_explained_embeds, text)
         return EmbedResult.lazy(explainer, text=ex.text, previews=ex.previews)
     patch = removal_patch(text, ex.removed)
     spans = [
@@ -71,3 +72,8 @@ def embeds_for_delivery_diagnostics(text: str) -> list[Diagnostic]:
             found.end,
         )
     return diags.build()
+
+
+def _explained_embeds(text: str) -> EmbedResult:
+    """``extract_embeds(text, explain=True)``: a lazy result's explainer."""
+    return extract_embeds(text, explain=True)

@@ -123,15 +123,29 @@ def parse_directives(
         if explain:
             return run.explained(outputs, current_message_id)
     # Built only for a lazy result: the explainer is this call again with explain=True.
+    # (By position: a partial holding keywords builds a dict per call.)
     explainer = rerun(
-        parse_directives,
-        text,
-        current_message_id=current_message_id,
-        strip_audio_tag=strip_audio_tag,
-        strip_reply_tags=strip_reply_tags,
-        profile=prof,
-        explain=True,
+        _explained_directives, text, current_message_id, strip_audio_tag, strip_reply_tags, prof
     )
     if outputs is None:
         return lazy_text(Directives, explainer, out)
     return Directives.lazy(explainer, **outputs)
+
+
+def _explained_directives(
+    text: str,
+    current_message_id: str | None,
+    strip_audio_tag: bool,
+    strip_reply_tags: bool,
+    profile: Profile,
+) -> Directives:
+    """``parse_directives`` with these arguments and ``explain=True`` (the given code map is
+    not kept: the rerun builds its own): a lazy result's explainer."""
+    return parse_directives(
+        text,
+        current_message_id=current_message_id,
+        strip_audio_tag=strip_audio_tag,
+        strip_reply_tags=strip_reply_tags,
+        profile=profile,
+        explain=True,
+    )

@@ -172,9 +172,17 @@ def render_reply(
         tag_outputs = _tag_outputs(media.text, prof, tag_runs[0] if tag_runs else None)
         outputs = render_outputs(found.previews if found is not None else [], media, tag_outputs)
     # Built only for a lazy result: the explainer is this call again with explain=True.
-    explainer = rerun(render_reply, text, role=role, profile=prof, policy=policy, explain=True)
+    # By position: a partial holding keywords builds a dict per call.
+    explainer = rerun(_explained_render, text, role, prof, policy)
     return lazy_fields(RenderedReply, explainer, outputs, _OUTPUT_NAMES)
 
 
 #: The WebChat view's output fields, set on every path (``render_outputs`` sets them all).
 _OUTPUT_NAMES = output_names(RenderedReply)
+
+
+def _explained_render(
+    text: str, role: str, profile: Profile, policy: Policy | None
+) -> RenderedReply:
+    """``render_reply`` with these arguments and ``explain=True``: a lazy result's explainer."""
+    return render_reply(text, role=role, profile=profile, policy=policy, explain=True)

@@ -137,20 +137,45 @@ def parse_reply(
         if explain:
             diagnostics, spans, edits = explain_reply(text, stages, silent_token)
             return Reply.explained(**outputs, diagnostics=diagnostics, spans=spans, edits=edits)
-    # Built only for a lazy result: the explainer is this call again with explain=True.
+    # Built only for a lazy result: the explainer is this call again with explain=True
+    # (by position: a partial holding keywords builds a dict per call, twice the cost).
     explainer = rerun(
-        parse_reply,
+        _explained_reply,
+        text,
+        current_message_id,
+        silent_token,
+        extract_markdown_images,
+        extract_media_directives,
+        preserve_trailing_whitespace,
+        prof,
+        policy,
+    )
+    return lazy_fields(Reply, explainer, outputs, _OUTPUT_NAMES)
+
+
+def _explained_reply(  # noqa: PLR0917
+    text: str,
+    current_message_id: str | None,
+    silent_token: str,
+    extract_markdown_images: bool,
+    extract_media_directives: bool,
+    preserve_trailing_whitespace: bool,
+    profile: Profile,
+    policy: Policy | None,
+) -> Reply:
+    """``parse_reply`` with these arguments and ``explain=True``: a lazy result's explainer
+    (positional, as the partial that holds them is built for every result)."""
+    return parse_reply(
         text,
         current_message_id=current_message_id,
         silent_token=silent_token,
         extract_markdown_images=extract_markdown_images,
         extract_media_directives=extract_media_directives,
         preserve_trailing_whitespace=preserve_trailing_whitespace,
-        profile=prof,
+        profile=profile,
         policy=policy,
         explain=True,
     )
-    return lazy_fields(Reply, explainer, outputs, _OUTPUT_NAMES)
 
 
 #: The delivery view's output fields, set on every path (``outputs`` above).
