@@ -127,11 +127,13 @@ def _paths_only(p: str, tokens: list[tuple[int, int]], res: PayloadResult) -> Pa
 
 
 #: A rooted path written with spaces: a plain path from ``/`` or ``~/``, then blank-separated
-#: names (word characters, ``.`` and ``-``, not starting with ``.``), blanks around. Group 1
-#: is the first token, group 2 the rest. Blanks and names share no character, so a
-#: failed match gives each run back at once: the cost stays linear.
+#: names (word characters, ``.`` and ``-``, not starting with ``.``), maybe a closing
+#: backtick (group 3: the payload of ``MEDIA:`/tmp/my file.png```, whose opening backtick
+#: profile ``next`` skips), blanks around. Group 1 is the first token, group 2 the rest.
+#: Blanks and names share no character, so a failed match gives each run back at once: the
+#: cost stays linear.
 _SPACED_PATH = re.compile(
-    f"[ \t]*((?:/|~/)[{PLAIN_PATH_CHARS}]*)((?:[ \t]+[{WORD_CHARS}][{WORD_CHARS}.]*)+)[ \t]*"
+    f"[ \t]*((?:/|~/)[{PLAIN_PATH_CHARS}]*)((?:[ \t]+[{WORD_CHARS}][{WORD_CHARS}.]*)+)(`?)[ \t]*"
 )
 
 
@@ -143,16 +145,22 @@ def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
     none begins an independent source; and §7 refuses each alone (no separator, no local
     shape, bare names not allowed), so each joins the part before it whether or not that
     part ended with an extension (§6.6): the payload is one part, ``absorbed`` when the first
-    token ended with one. Cleaning keeps it whole (no wrapper character, no quote), and §7
-    accepts it with spaces allowed: it is a local path from ``/`` or ``~/``, with no
-    traversal and no unsupported home form. It looks local, and nothing is left, rejected,
-    counted, rescued or tried as a fallback.
+    token ended with one. Cleaning keeps it whole (no wrapper character, no quote) but for a
+    closing backtick, which it strips into the tail, and §7 accepts it with spaces allowed:
+    it is a local path from ``/`` or ``~/``, with no traversal and no unsupported home form.
+    It looks local, and nothing is left, rejected, counted, rescued or tried as a fallback.
     """
     a, b = m.start(1), m.end(2)
     res.parts = 1
-    res.value_bounds = (a, b)
     res.looks_local = True
     absorbed = has_file_extension_in(p, a, m.end(1))
+    if m.end(3) > b:
+        # The closing backtick is a wrapper character cleaning strips, and the only one: a
+        # name's characters are none; the part runs over it.
+        res.value_bounds = (a, b + 1)
+        res.accepted = [Item(p[a:b], a, b + 1, False, "part", absorbed, "`")]
+        return res
+    res.value_bounds = (a, b)
     res.accepted = [Item(p[a:b], a, b, False, "part", absorbed, "")]
     return res
 
