@@ -551,6 +551,9 @@ _SPACED_HEADS = [
 _SPACED_TAILS = [
     *("b", "file1.png", "x.y.z", "-a", "_", ".png", "b..c", "..", "a/b", "a:b"),
     *("http://x", "`b`", '"b"', "b)", "é", "b,", "[b]", "x" * 4100, "B.MP3"),
+    # names with a separator: one may be accepted alone, and then joins only a part
+    # without a file extension
+    *("My Files/b", "x/c.png", "d/", "x.png/y", "a//b", "b/.c", "b/~", "b/./c"),
     # payloads just under and over the lanes' length limit (MAX_REFERENCE_UNITS, 4096)
     *("x" * 4080, "x" * 4086, "x" * 4090),
 ]
@@ -565,11 +568,13 @@ def test_a_path_written_with_spaces_reads_as_the_general_steps() -> None:
     from richout.media import payload as pl
 
     rng = random.Random(20261203)
-    taken = ticked = 0
+    taken = ticked = slashed = 0
     for i in range(4000):
         parts = [rng.choice(_SPACED_HEADS)]
         parts += [rng.choice(_SPACED_TAILS[:5] if i % 2 else _SPACED_TAILS)]
         parts += [rng.choice(_SPACED_TAILS[:6]) for _ in range(rng.randint(0, 3))]
+        if i % 5 == 0:
+            parts.insert(rng.randint(1, len(parts)), rng.choice(_SPACED_TAILS[-8:]))
         # A closing backtick (profile next skips the opening one of MEDIA:`/a b.png`), and
         # near misses: what cleaning strips with it, a second one, one before a blank name.
         parts[-1] += rng.choice(["", "", "`", "`", ".`", "``", "`x", "` `"])
@@ -578,7 +583,9 @@ def test_a_path_written_with_spaces_reads_as_the_general_steps() -> None:
         lane = pl._SPACED_PATH.fullmatch(p)
         taken += lane is not None and ".." not in p
         ticked += lane is not None and ".." not in p and bool(lane.group(3))
-    assert taken > 400 and ticked > 150, (taken, ticked)  # not vacuous: the lane answered
+        slashed += lane is not None and ".." not in p and "/" in lane.group(2)
+    # not vacuous: the lane answered, with a closing backtick and with a later "/" too
+    assert taken > 400 and ticked > 150 and slashed > 100, (taken, ticked, slashed)
 
 
 _CAPTION_HEADS = [

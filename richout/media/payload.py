@@ -96,7 +96,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         # repeats once per token (two such regexes added 0.2 s to a megabyte payload of
         # 500k tokens), and a megabyte payload is the general steps' to read.
         spaced = _SPACED_PATH.fullmatch(p)
-        if spaced is not None and ".." not in p:
+        if spaced is not None and ".." not in p and _names_join(p, spaced):
             return _spaced_path(p, spaced, res)
         captioned = _CAPTIONED_URL.fullmatch(p)
         if captioned is not None and _captioned_url(p, captioned, judge, res):
@@ -127,14 +127,34 @@ def _paths_only(p: str, tokens: list[tuple[int, int]], res: PayloadResult) -> Pa
 
 
 #: A rooted path written with spaces: a plain path from ``/`` or ``~/``, then blank-separated
-#: names (word characters, ``.`` and ``-``, not starting with ``.``), maybe a closing
+#: names (word characters, ``.``, ``-`` and ``/``, starting with a word character; each
+#: joins the part before it only when :func:`_names_join` says so), maybe a closing
 #: backtick (group 3: the payload of ``MEDIA:`/tmp/my file.png```, whose opening backtick
 #: profile ``next`` skips), blanks around. Group 1 is the first token, group 2 the rest.
 #: Blanks and names share no character, so a failed match gives each run back at once: the
 #: cost stays linear.
 _SPACED_PATH = re.compile(
-    f"[ \t]*((?:/|~/)[{PLAIN_PATH_CHARS}]*)((?:[ \t]+[{WORD_CHARS}][{WORD_CHARS}.]*)+)(`?)[ \t]*"
+    f"[ \t]*((?:/|~/)[{PLAIN_PATH_CHARS}]*)"
+    f"((?:[ \t]+[{WORD_CHARS}][{PLAIN_PATH_CHARS}]*)+)(`?)[ \t]*"
 )
+#: One later name of a :data:`_SPACED_PATH` payload (group 1), with the blanks before it.
+_LATER_NAME = re.compile(f"[ \t]+([{WORD_CHARS}][{PLAIN_PATH_CHARS}]*)")
+
+
+def _names_join(p: str, m: re.Match[str]) -> bool:
+    """Does each later name of the :data:`_SPACED_PATH` payload ``m`` join the part before
+    it (§6.6)? A name without ``/`` is refused alone, so it does; one with a ``/`` (``My
+    Files/x.pdf``) may be accepted alone, so it is certain to join only when the part before
+    it has no file extension."""
+    rest_start = m.start(2)
+    if "/" not in p[rest_start : m.end(2)]:
+        return True
+    part_start, part_end = m.start(1), m.end(1)
+    for name in _LATER_NAME.finditer(p, rest_start, m.end(2)):
+        if "/" in name.group(1) and has_file_extension_in(p, part_start, part_end):
+            return False
+        part_end = name.end()
+    return True
 
 
 def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
@@ -142,13 +162,15 @@ def _spaced_path(p: str, m: re.Match[str], res: PayloadResult) -> PayloadResult:
     at most ``MAX_REFERENCE_UNITS`` long.
 
     The first token starts at a root; no later one does, nor has a scheme (no ``:``), so
-    none begins an independent source; and §7 refuses each alone (no separator, no local
-    shape, bare names not allowed), so each joins the part before it whether or not that
-    part ended with an extension (§6.6): the payload is one part, ``absorbed`` when the first
-    token ended with one. Cleaning keeps it whole (no wrapper character, no quote) but for a
-    closing backtick, which it strips into the tail, and §7 accepts it with spaces allowed:
-    it is a local path from ``/`` or ``~/``, with no traversal and no unsupported home form.
-    It looks local, and nothing is left, rejected, counted, rescued or tried as a fallback.
+    none begins an independent source; and §7 refuses each alone that holds no ``/`` (no
+    separator, no local shape, bare names not allowed), so each joins the part before it
+    whether or not that part ended with an extension (§6.6), and the caller checked that
+    the part before each name with a ``/`` ends with none (:func:`_names_join`): the payload
+    is one part, ``absorbed`` when the first token ended with one. Cleaning keeps it whole
+    (no wrapper character, no quote) but for a closing backtick, which it strips into the
+    tail, and §7 accepts it with spaces allowed: it is a local path from ``/`` or ``~/``,
+    with no traversal and no unsupported home form. It looks local, and nothing is left,
+    rejected, counted, rescued or tried as a fallback.
     """
     a, b = m.start(1), m.end(2)
     res.parts = 1
