@@ -12,6 +12,7 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from richout.media import shapes
 from richout.media.cleaning import Cleaner, clean, quoted_list, split_parts, unwrap_bounds
 from richout.media.payload import Judge, PayloadResult, analyse_payload
 from richout.policy import is_valid_reference, strip_file_prefix
@@ -452,8 +453,9 @@ def test_a_payload_of_words_reads_as_the_general_steps(p: str, name: str) -> Non
     st.sampled_from(sorted(PROFILES)),
 )
 def test_a_payload_of_plain_paths_reads_as_the_general_steps(p: str, name: str) -> None:
-    """Plain absolute paths and blanks: :func:`_paths_only`'s result, field for field, is the
-    general steps' (each path its own accepted part), under every profile."""
+    """Plain absolute paths and blanks: :func:`richout.media.shapes.paths_only`'s result,
+    field for field, is the general steps' (each path its own accepted part), under every
+    profile."""
     from richout.media import payload as pl
 
     for q in (p, p.rstrip(JS_WS)):
@@ -561,11 +563,10 @@ _SPACED_TAILS = [
 
 def test_a_path_written_with_spaces_reads_as_the_general_steps() -> None:
     """A path from ``/`` or ``~/`` followed by names (``/tmp/my file.png``): the lane's
-    result (:func:`richout.media.payload._spaced_path`), field for field, is the general
+    result (:func:`richout.media.shapes.spaced_path`), field for field, is the general
     steps', and the oracle's, under every profile; near misses (a traversal, a scheme, a
     separator, a wrapper, a dotted or non-ASCII name, a name too long) take the general
     steps and read the same. A seeded sweep: hypothesis's draws cost more than the checks."""
-    from richout.media import payload as pl
 
     rng = random.Random(20261203)
     taken = ticked = slashed = 0
@@ -580,7 +581,7 @@ def test_a_path_written_with_spaces_reads_as_the_general_steps() -> None:
         parts[-1] += rng.choice(["", "", "`", "`", ".`", "``", "`x", "` `"])
         seps = [rng.choice([" ", "  ", "\t", " \t"] if i % 3 else [" ", "\u00a0"]) for _ in parts]
         p = _assert_lanes_read_as_the_general_steps(rng, parts, seps)
-        lane = pl._SPACED_PATH.fullmatch(p)
+        lane = shapes.SPACED_PATH.fullmatch(p)
         taken += lane is not None and ".." not in p
         ticked += lane is not None and ".." not in p and bool(lane.group(3))
         slashed += lane is not None and ".." not in p and "/" in lane.group(2)
@@ -625,12 +626,11 @@ _QUOTED_TAILS = ["b", "1.png", "x.y", "..", "-", "_", "b/c", "b..c", "é", 'a"b'
 
 def test_a_quoted_path_reads_as_the_general_steps() -> None:
     """A rooted path in one pair of quotes or backticks, spaces inside
-    (``"/tmp/my file.png"``): the lane's result (:func:`richout.media.payload._quoted_path`),
+    (``"/tmp/my file.png"``): the lane's result (:func:`richout.media.shapes.quoted_path`),
     field for field, is the general steps', and the oracle's, under every profile and with
     either judge; near misses (a traversal, an unrooted path, blanks inside the quotes'
     ends, an unclosed or different closing quote, a quote inside, a path too long) read the
     same."""
-    from richout.media import payload as pl
 
     rng = random.Random(20261206)
     taken = ticked = 0
@@ -648,7 +648,7 @@ def test_a_quoted_path_reads_as_the_general_steps() -> None:
         close = rng.choice(closes)
         p = rng.choice(["", " ", "\t"]) + q + inner + close + rng.choice(["", " ", "\t"])
         _read_as_the_general_steps(rng, p)
-        lane = pl._QUOTED_PATH.fullmatch(p) is not None and len(p) <= 4096
+        lane = shapes.QUOTED_PATH.fullmatch(p) is not None and len(p) <= 4096
         taken += lane
         ticked += lane and q == "`"
     assert taken > 500 and ticked > 100, (taken, ticked)  # not vacuous: the lane answered
@@ -674,12 +674,11 @@ _QUOTED_URL_TAILS = ["b", "a b", "x.pdf", "a  b", "é", "b)", 'a"b', "a'b", "a\\
 def test_a_quoted_url_reads_as_the_general_steps() -> None:
     """An ``http(s)://`` URL in one pair of quotes or backticks, spaces inside
     (``"https://cdn.example.com/a b/c.pdf"``): the lane's result
-    (:func:`richout.media.payload._quoted_path` with ``local=False``), field for field, is
+    (:func:`richout.media.shapes.quoted_path` with ``local=False``), field for field, is
     the general steps', and the oracle's, under every profile and with either judge,
     whatever the URL's verdict (the remote security table's URLs among them); near misses
     (a character cleaning may cut, a quote inside, blanks inside the quotes' ends, an
     unclosed or different closing quote) read the same."""
-    from richout.media import payload as pl
 
     heads = _url_heads()
     rng = random.Random(20261207)
@@ -695,7 +694,7 @@ def test_a_quoted_url_reads_as_the_general_steps() -> None:
         p = rng.choice(["", " ", "\t"]) + q + rng.choice(pads) + inner + rng.choice(pads)
         p += rng.choice(closes) + rng.choice(["", " "])
         general = _read_as_the_general_steps(rng, p)
-        lane = pl._QUOTED_URL.fullmatch(p) is not None and len(p) <= 4096
+        lane = shapes.QUOTED_URL.fullmatch(p) is not None and len(p) <= 4096
         taken += lane and bool(general.accepted)
     assert taken > 300, taken  # not vacuous: the lane answered for many payloads
 

@@ -321,7 +321,7 @@ def test_local_reason_names_the_rule(candidate: str, fragment: str) -> None:
     assert fragment in check_reference(candidate).reason
 
 
-# A path written with spaces is read by a lane of its own (media.payload._spaced_path) when
+# A path written with spaces is read by a lane of its own (media.shapes.spaced_path) when
 # it holds no "..": traversal and home spellings must still reach the §7 checks and stay
 # undelivered (next hides and counts them; the release leaves them uncounted).
 SPACED_LINES: list[tuple[str, list[str]]] = [
