@@ -32,6 +32,20 @@ def test_text_must_be_a_string(name: str, bad: Any) -> None:
         _TEXT_FUNCTIONS[name](bad)
 
 
+class _Text(str):
+    """A ``str`` subclass: a string, so every pipeline takes it (the checks ask ``type(x) is
+    str`` first, for speed, and fall back to ``isinstance``)."""
+
+
+@pytest.mark.parametrize("name", sorted(_TEXT_FUNCTIONS))
+def test_a_str_subclass_is_a_string(name: str) -> None:
+    text = "hi [[reply_to_current]]\nMEDIA:https://example.com/a.png\n"
+    if name == "StreamingParser.feed":
+        assert _TEXT_FUNCTIONS[name](_Text(text)) == _TEXT_FUNCTIONS[name](text)
+        return
+    assert _TEXT_FUNCTIONS[name](_Text(text)).to_wire() == _TEXT_FUNCTIONS[name](text).to_wire()
+
+
 _BAD_OPTIONS: list[tuple[str, Callable[[], Any], str]] = [
     ("reply id", lambda: richout.parse_reply("x", current_message_id=7), "current_message_id"),
     ("tags id", lambda: richout.parse_directives("x", current_message_id=b"7"), "message_id"),

@@ -27,7 +27,7 @@ from richout.models import (
 )
 from richout.models.diagnostics import Diagnostics
 from richout.policy import Policy
-from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
+from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
 from richout.tags.parse import parse_directives, untagged_text
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.text.chars import JS_WS_CLASS, has_double_bracket, js_rtrim
@@ -117,10 +117,15 @@ def render_reply(
     # First, before any other name is bound: locals() is then the call's arguments.
     if isinstance(text, str) and len(text) >= Pause.at and pause_needed():
         return paused_call(render_reply, locals())
-    require_str(text)
-    require_str(role, "role")
-    prof = resolve_profile(profile)
-    require_bool(explain, "explain")
+    if type(text) is not str:
+        require_str(text)
+    if type(role) is not str:
+        require_str(role, "role")
+    prof = (
+        NEXT if profile is DEFAULT_PROFILE else resolve_profile(profile)
+    )  # (the default by identity: no call)
+    if type(explain) is not bool:
+        require_bool(explain, "explain")
     if role != _ASSISTANT:
         return _not_assistant(text, role)
     opener = "[" in text and OPENER.search(text) is not None

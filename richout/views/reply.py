@@ -27,7 +27,7 @@ from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
 from richout.models import Reply, lazy_fields, output_names, rerun
 from richout.policy import Policy
-from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
+from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
 from richout.tags.pipeline import TagStages
 from richout.tags.silent import DEFAULT_TOKEN, silent_rule
 from richout.text.chars import has_double_bracket, js_rtrim
@@ -65,8 +65,11 @@ def parse_reply(
     # First, before any other name is bound: locals() is then the call's arguments.
     if isinstance(text, str) and len(text) >= Pause.at and pause_needed():
         return paused_call(parse_reply, locals())
-    require_str(text)
-    prof = resolve_profile(profile)
+    if type(text) is not str:
+        require_str(text)
+    prof = (
+        NEXT if profile is DEFAULT_PROFILE else resolve_profile(profile)
+    )  # (the default by identity: no call)
     if not (
         type(extract_markdown_images) is bool
         and type(extract_media_directives) is bool
