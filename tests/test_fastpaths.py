@@ -34,20 +34,21 @@ from richout.media.judge import Judge
 from richout.media.segments import drop_ws_only_lines
 from richout.media.tagpass import tag_pass_shortcut
 from richout.media.walk import Walker
-from richout.policy import remote
+from richout.policy import is_valid_reference, remote
 from richout.policy.remote import (
     _check_remote_full,
-    _plain_host,
     _plain_https_ok,
     check_hostname,
     check_remote,
+    plain_host,
     remote_ok,
 )
+from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import PROFILES
 from richout.tags.close import normalize_boundaries
 from richout.tags.code import StageCode
 from richout.tags.pipeline import TagStages, untagged
-from richout.text.chars import JS_WS, js_rtrim
+from richout.text.chars import JS_WS, has_js_ws, js_rtrim, utf16_len
 
 _PIECES = [
     "x",
@@ -299,6 +300,13 @@ def _agree(url: str) -> None:
         full = _check_remote_full(url, first)
         assert check_remote(url, ip_literal_first=first) == full, url
         assert remote_ok(url, ip_literal_first=first) == full.ok, url
+    if url[:8] == "https://":
+        # is_valid_reference decides a plain one by its host first (the steps it skips
+        # refuse whitespace and length, which a plain URL never has).
+        usable = not has_js_ws(url) and utf16_len(url) <= MAX_REFERENCE_UNITS
+        for profile in PROFILES.values():
+            full = _check_remote_full(url, profile.ip_literal_first)
+            assert is_valid_reference(url, profile=profile) == (usable and full.ok), url
 
 
 def test_plain_https_check_agrees_with_whatwg() -> None:
@@ -312,7 +320,7 @@ def test_plain_https_check_agrees_with_whatwg() -> None:
         url = _random_url(rng, plain=i % 2 == 1, numeric=i % 4 == 3)
         _agree(url)
         plain_accepted += _plain_https_ok(url, True)
-        host = _plain_host(url)
+        host = plain_host(url)
         if host is not None and i % 4 == 3:
             plain_hosts.add(host)
     # Not vacuous: the lexical check answered for many of them, and not for all; and it

@@ -27,7 +27,14 @@ from richout.policy.ip import (
 from richout.policy.verdict import OK, Verdict
 from richout.text.chars import ascii_lower, js_trim
 
-__all__ = ["check_hostname", "check_remote", "normalize_hostname", "remote_ok", "whatwg_parse"]
+__all__ = [
+    "check_hostname",
+    "check_remote",
+    "normalize_hostname",
+    "plain_host",
+    "remote_ok",
+    "whatwg_parse",
+]
 
 # Each part read from ada costs a foreign call and a copy, so ask only for what is judged.
 _REMOTE_PARTS = ("protocol", "username", "password", "hostname")
@@ -37,7 +44,7 @@ _HOST_END = frozenset("/\\?#")
 _HEXDIGITS = frozenset("0123456789abcdefABCDEF")
 #: what a numeric host label (decimal, octal or ``0x`` hex, rules 4 and 6) starts with
 _DIGITS = frozenset("0123456789")
-# A plain https URL (see _plain_host); each label ends at a dot, so no backtracking blowup.
+# A plain https URL (see plain_host); each label ends at a dot, so no backtracking blowup.
 _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 _PLAIN_HTTPS = re.compile(
     r"[Hh][Tt][Tt][Pp][Ss]://"
@@ -256,7 +263,7 @@ def _invalid_url_reason(url: str) -> str:
     return f"{url[:80]!r} is not a valid URL (WHATWG parsing failed at host {host[:80]!r})"
 
 
-def _plain_host(url: str) -> str | None:
+def plain_host(url: str) -> str | None:
     """The host of ``url`` when it is a plain ``https://`` URL, lower-cased; else None.
 
     Plain means: the scheme, then a host, then nothing or a path, query or fragment of
@@ -280,10 +287,10 @@ def _plain_host(url: str) -> str | None:
 
 
 def _plain_https_ok(url: str, ip_literal_first: bool) -> bool:
-    """Is ``url`` a plain ``https://`` URL (:func:`_plain_host`) whose host the hostname
+    """Is ``url`` a plain ``https://`` URL (:func:`plain_host`) whose host the hostname
     rules accept? Every refusal goes through the full check, whose reason names what was
     written."""
-    host = _plain_host(url)
+    host = plain_host(url)
     return host is not None and check_hostname(host, ip_literal_first=ip_literal_first).ok
 
 
@@ -306,7 +313,7 @@ def remote_ok(url: str, *, ip_literal_first: bool = True) -> bool:
         # Refused whatever follows (as _check_remote_full says): no regex pass, no parse
         # and no reason built for the many http:// references a reply can hold.
         return False
-    host = _plain_host(url)
+    host = plain_host(url)
     if host is not None:
         return check_hostname(host, ip_literal_first=ip_literal_first).ok
     return _check_remote_full(url, ip_literal_first).ok
