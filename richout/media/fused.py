@@ -42,7 +42,6 @@ from richout.profiles import Profile
 from richout.tags.close import boundaries_kept
 from richout.tags.pipeline import TagStages
 from richout.text.chars import (
-    JS_WS,
     JS_WS_SET,
     BlankLineRun,
     collapse_blank_runs,
@@ -224,58 +223,51 @@ def segments_of(raw: str, cuts: list[Cut]) -> list[Segment]:
     lines add a ``\n`` to the latest text segment when a media segment follows it and it
     does not end with one, and the rest of the block, from its first line with content, is
     a new text segment with its blank lines emptied.
+
+    Long because the records are made in the one pass over the blocks (a text segment
+    that grows later is made again, which is rare): a list of the texts, then one of the
+    records, cost 0.4 µs more of a fused reply's 3.
     """
-    texts: list[str] = []  # the text segments' contents
-    order: list[int | str] = []  # the segments: an index into texts, or a reference
-    n = len(raw)
-    cursor = 0
+    out: list[Segment] = []
+    shared: dict[str, Segment] = {}  # segments are frozen: one record per reference
+    latest = -1  # where the latest text segment is in out, and its text
+    latest_text = ""
     open_text = False  # the last segment is a text segment
-    for ls, le, urls in cuts:
+    cursor = 0
+    n = len(raw)
+    # The text after the last cut line is one more block, as if a line followed the end.
+    for ls, le, urls in (*cuts, (n + 1, n, [])):
         if ls > cursor:
-            open_text = _block(raw, cursor, ls - 1, texts, order, open_text=open_text)
-        if urls:
-            order.extend(urls)
+            end = ls - 1  # the block's last line ends here (its \n, or the text's end)
+            if open_text:
+                # Each line adds the break before it and itself, a blank line nothing more.
+                latest_text += "\n" + drop_ws_only_lines(raw[cursor:end], False)
+                out[latest] = text_segment(latest_text)
+            else:
+                # Most blocks open on content: no blank line to measure. A block of only
+                # blank lines is followed by a cut line (raw ends in no whitespace), so
+                # each has its \n and the run reaches past the block: no text is left.
+                rest = cursor
+                if raw[cursor : cursor + 1] in JS_WS_SET:
+                    rest = BLANK_LINES_LF.end(raw, cursor, end + 1)
+                    if rest > cursor and latest >= 0 and not latest_text.endswith("\n"):
+                        # A blank line pushed after a media segment (no text is open, and
+                        # one exists): the latest text ends with a break.
+                        latest_text += "\n"
+                        out[latest] = text_segment(latest_text)
+                if rest < end:
+                    latest_text = drop_ws_only_lines(raw[rest:end], False)
+                    latest = len(out)
+                    out.append(text_segment(latest_text))
+                    open_text = True
+        for url in urls:
+            seg = shared.get(url)
+            if seg is None:
+                seg = shared[url] = media_segment(url)
+            out.append(seg)
             open_text = False
         cursor = le + 1
-    if cursor <= n:
-        _block(raw, cursor, n, texts, order, open_text=open_text)
-    # Segments are frozen: one media record serves every repeat of its reference.
-    shared: dict[str, Segment] = {}
-    out: list[Segment] = []
-    for item in order:
-        if type(item) is int:
-            out.append(text_segment(texts[item]))
-            continue
-        url = str(item)
-        seg = shared.get(url)
-        if seg is None:
-            seg = shared[url] = media_segment(url)
-        out.append(seg)
     return out
-
-
-def _block(
-    raw: str, start: int, end: int, texts: list[str], order: list[int | str], *, open_text: bool
-) -> bool:
-    """Push the kept lines of ``raw[start:end]`` (``end`` is their last line's end); True
-    when a text segment is open after them. A block of only blank lines is followed by a
-    cut line (``raw`` ends in no whitespace), so each of them has its ``\\n``."""
-    if open_text:
-        # Each line adds the break before it and itself, a blank line nothing more.
-        texts[-1] += "\n" + drop_ws_only_lines(raw[start:end], False)
-        return True
-    # Most blocks open on content: no blank line to measure.
-    rest = BLANK_LINES_LF.end(raw, start, end + 1) if raw[start : start + 1] in JS_WS_SET else start
-    if rest > start and texts and not texts[-1].endswith("\n"):
-        # A blank line pushed after a media segment (no text is open, and one exists): the
-        # latest text ends with a break.
-        texts[-1] += "\n"
-    block = raw[rest:end] if rest < end else ""
-    if not block.strip(JS_WS):
-        return False
-    order.append(len(texts))
-    texts.append(drop_ws_only_lines(block, False))
-    return True
 
 
 def fused_cuts(raw: str, profile: Profile, cmap: CodeMap, first: int | None = None) -> Cuts | None:
