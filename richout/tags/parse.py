@@ -26,7 +26,7 @@ from typing import Any
 from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.markdown.codemap import CodeMap
-from richout.models import Directives, lazy_text, rerun
+from richout.models import Directives, lazy_fields, lazy_text, output_names, rerun
 from richout.models.lossless import edit_records
 from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
 from richout.tags.code import StageCode
@@ -131,7 +131,11 @@ def parse_directives(
     )
     if outputs is None:
         return lazy_text(Directives, explainer, out)
-    return Directives.lazy(explainer, **outputs)
+    return lazy_fields(Directives, explainer, outputs, _OUTPUT_NAMES)
+
+
+#: The output fields TagStages.outputs sets, all of them on every run.
+_OUTPUT_NAMES = output_names(Directives)
 
 
 def _explained_directives(

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from richout.markdown.codemap import CodeMap
-from richout.models import Directives, MediaSplit, view_stage_explainer
+from richout.models import (
+    Directives,
+    MediaSplit,
+    lazy_fields,
+    output_names,
+    view_stage_explainer,
+)
 from richout.policy.fileurl import file_url_to_path
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import REPLY_HEAD
@@ -112,7 +118,13 @@ def reply_tags(
     run = TagStages.reusing(prior, text, False, True, code_map=code_map)
     if run is None:
         run = TagStages.outputs_only(text, False, True, code_map)
-    return Directives.lazy(view_stage_explainer, **run.outputs(current_message_id))
+    # Assembled with the shared fields set (lazy_fields): the generic builder's keyword
+    # merge cost about 0.7 µs of a tagged reply.
+    return lazy_fields(Directives, view_stage_explainer, run.outputs(current_message_id), _NAMES)
+
+
+#: The tag stages' output fields, all set on every run (TagStages.outputs).
+_NAMES = output_names(Directives)
 
 
 def outputs(st: Stages) -> dict[str, Any]:
