@@ -58,7 +58,7 @@ _TAG_CODES_KEPT = PER_CONSTRUCT
 
 def has_media_token(raw: str) -> bool:
     """Does ``raw`` hold ``media:`` in any ASCII letter case (§3 step 2)?"""
-    return _find_media_token(raw, False)
+    return media_colon(raw, 5) >= 0  # (the first such colon: asked on every plain reply)
 
 
 def _find_media_token(raw: str, at_line_start: bool, first: int | None = None) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from richout.markdown.spans import LINE_STARTER
 from richout.tags.scan import blank_end
-from richout.text.chars import JS_WS, is_js_ws
+from richout.text.chars import JS_WS, JS_WS_SET, is_js_ws
 from richout.text.patch import Edit, Patch, apply, patch_from_pieces
 
 __all__ = ["boundaries_kept", "close_sites", "leading_breaks_end", "normalize_boundaries"]
@@ -283,7 +283,7 @@ def boundaries_kept(text: str) -> bool:
     starts with no line break or blank (steps 1-2) and ends in no whitespace (step 3):
     most texts, which then need no code view at all."""
     return not text or (
-        text[0] not in _BREAKS and text[0] not in _BLANKS and not is_js_ws(text[-1])
+        text[0] not in _BREAKS and text[0] not in _BLANKS and text[-1] not in JS_WS_SET
     )
 
 

@@ -29,6 +29,7 @@ from richout.markdown.codemap import CodeMap
 from richout.models import Directives, lazy_fields, lazy_text, output_names, rerun
 from richout.models.lossless import edit_records
 from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
+from richout.tags.close import boundaries_kept
 from richout.tags.code import StageCode
 from richout.tags.explain import Sink
 from richout.tags.pipeline import TagStages, untagged
@@ -60,7 +61,9 @@ def read_reply_tag(text: str, pos: int) -> TagMatch | None:
 
 def untagged_text(text: str) -> str:
     """``parse_directives(text).text`` for a ``text`` without ``[[`` (§5.1 trimming only)."""
-    return untagged(text)[0]
+    # Most texts keep their boundaries: asked here, it saves two calls of a plain reply's
+    # render.
+    return text if boundaries_kept(text) else untagged(text)[0]
 
 
 def parse_directives(
