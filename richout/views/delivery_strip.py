@@ -9,7 +9,7 @@ on its own.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from richout.collector import pauses_collector
 from richout.errors import require_str
@@ -23,17 +23,19 @@ from richout.text.patch import Edit, Patch, apply, compose, patch_from_pieces
 __all__ = ["Removed", "Strip", "delivery_strip", "strip_for_delivery"]
 
 
-@dataclass(frozen=True)
-class Removed:
-    """A construct the delivery strip removed, in offsets of the strip's input."""
+class Removed(NamedTuple):
+    """A construct the delivery strip removed, in offsets of the strip's input.
+
+    (Immutable records as named tuples: a frozen dataclass sets each field through
+    ``object.__setattr__``, 0.39 against 0.17 µs for three fields, and a view builds
+    one per trigger reply.)"""
 
     tag: TagMatch
     start: int  # with the whitespace moved over on the left
     end: int
 
 
-@dataclass(frozen=True)
-class Strip:
+class Strip(NamedTuple):
     """The delivery strip's output, the patch that made it, and what it removed."""
 
     text: str

@@ -10,8 +10,7 @@ optional compiled build can compile it (a compiled public function would raise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from richout.markdown.codemap import CodeMap
 from richout.models import (
@@ -31,9 +30,9 @@ from richout.views.delivery_strip import Strip, strip_for_delivery
 __all__ = ["Stages", "outputs", "reply_tags", "run_stages"]
 
 
-@dataclass(frozen=True, slots=True)
-class Stages:
-    """What each delivery stage produced for one reply (the input of the explanation)."""
+class Stages(NamedTuple):
+    """What each delivery stage produced for one reply (the input of the explanation);
+    a named tuple, as :class:`~richout.views.delivery_strip.Strip` is."""
 
     split: MediaSplit
     directives: Directives | None
