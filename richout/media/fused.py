@@ -300,8 +300,8 @@ def fused_split(
     visible = text_without(raw, cuts)
     audio = False
     tagged = visible
-    # Without "[[" the pass is §5.1 alone, which keeps a text opening on content and ending
-    # in no whitespace (most): its call chain cost 0.5 µs of such a reply.
+    # Without "[[" the pass is TAGS.md §5.1 alone, which keeps a text opening on content
+    # and ending in no whitespace (most): its call chain cost 0.5 µs of such a reply.
     if audio_on and (has_double_bracket(visible) or not boundaries_kept(visible)):
         tagged, audio, _ = read_tags(
             visible,
