@@ -12,7 +12,7 @@ from __future__ import annotations
 from richout.collector import Pause, pause_needed, paused_call
 from richout.embed.extract import extract, removal_patch
 from richout.errors import require_bool, require_str
-from richout.models import Diagnostic, EmbedResult, Span, rerun
+from richout.models import Diagnostic, EmbedResult, Span, explained_call, rerun
 from richout.models.diagnostics import Diagnostics
 from richout.models.lossless import edit_records
 from richout.profiles import DEFAULT_PROFILE, Profile, resolve_profile
@@ -41,7 +41,7 @@ def extract_embeds(
     if not explain:
         # The profile changes nothing in a shortcode's reading (or its explanation).
         # (By position: a partial holding a keyword builds a dict per call.)
-        explainer = rerun(_explained_embeds, text)
+        explainer = rerun(explained_call, extract_embeds, (), text)
         return EmbedResult.lazy(explainer, text=ex.text, previews=ex.previews)
     patch = removal_patch(text, ex.removed)
     spans = [
@@ -72,8 +72,3 @@ def embeds_for_delivery_diagnostics(text: str) -> list[Diagnostic]:
             found.end,
         )
     return diags.build()
-
-
-def _explained_embeds(text: str) -> EmbedResult:
-    """``extract_embeds(text, explain=True)``: a lazy result's explainer."""
-    return extract_embeds(text, explain=True)

@@ -1,7 +1,8 @@
 """Layer 2, records: the public results and the explanation plumbing every pipeline shares.
 
 - `base` -- `Model` (camelCase wire form, `to_wire`/`from_wire`), `Diagnostic`, `Span`,
-  `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer;
+  `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer
+  (`explained_call` holds a pipeline's arguments by position);
   `span_record` and `edit_record` build spans and edits richout computed.
 - `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
   `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
@@ -28,6 +29,7 @@ from richout.models.base import (
     Span,
     SpanKind,
     edit_record,
+    explained_call,
     rerun,
     span_record,
 )
@@ -72,6 +74,7 @@ __all__ = [
     "SpanKind",
     "StreamChunk",
     "edit_record",
+    "explained_call",
     "lazy_fields",
     "lazy_text",
     "media_segment",

@@ -26,7 +26,14 @@ from typing import Any
 from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import InvalidInput, require_bool, require_str
 from richout.markdown.codemap import CodeMap
-from richout.models import Directives, lazy_fields, lazy_text, output_names, rerun
+from richout.models import (
+    Directives,
+    explained_call,
+    lazy_fields,
+    lazy_text,
+    output_names,
+    rerun,
+)
 from richout.models.lossless import edit_records
 from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
 from richout.tags.close import boundaries_kept
@@ -130,31 +137,22 @@ def parse_directives(
     # Built only for a lazy result: the explainer is this call again with explain=True.
     # (By position: a partial holding keywords builds a dict per call.)
     explainer = rerun(
-        _explained_directives, text, current_message_id, strip_audio_tag, strip_reply_tags, prof
+        explained_call,
+        parse_directives,
+        _RERUN_NAMES,
+        text,
+        current_message_id,
+        strip_audio_tag,
+        strip_reply_tags,
+        prof,
     )
     if outputs is None:
         return lazy_text(Directives, explainer, out)
     return lazy_fields(Directives, explainer, outputs, _OUTPUT_NAMES)
 
 
+#: parse_directives' keyword arguments, in the order its explainer holds them (the code
+#: map is not kept: the rerun builds its own).
+_RERUN_NAMES = ("current_message_id", "strip_audio_tag", "strip_reply_tags", "profile")
 #: The output fields TagStages.outputs sets, all of them on every run.
 _OUTPUT_NAMES = output_names(Directives)
-
-
-def _explained_directives(
-    text: str,
-    current_message_id: str | None,
-    strip_audio_tag: bool,
-    strip_reply_tags: bool,
-    profile: Profile,
-) -> Directives:
-    """``parse_directives`` with these arguments and ``explain=True`` (the given code map is
-    not kept: the rerun builds its own): a lazy result's explainer."""
-    return parse_directives(
-        text,
-        current_message_id=current_message_id,
-        strip_audio_tag=strip_audio_tag,
-        strip_reply_tags=strip_reply_tags,
-        profile=profile,
-        explain=True,
-    )

@@ -21,6 +21,7 @@ from richout.media.split import has_media_token, split_for_views
 from richout.models import (
     Directives,
     RenderedReply,
+    explained_call,
     lazy_fields,
     output_names,
     rerun,
@@ -178,16 +179,11 @@ def render_reply(
         outputs = render_outputs(found.previews if found is not None else [], media, tag_outputs)
     # Built only for a lazy result: the explainer is this call again with explain=True.
     # By position: a partial holding keywords builds a dict per call.
-    explainer = rerun(_explained_render, text, role, prof, policy)
+    explainer = rerun(explained_call, render_reply, _RERUN_NAMES, text, role, prof, policy)
     return lazy_fields(RenderedReply, explainer, outputs, _OUTPUT_NAMES)
 
 
+#: render_reply's keyword arguments, in the order its explainer holds them.
+_RERUN_NAMES = ("role", "profile", "policy")
 #: The WebChat view's output fields, set on every path (``render_outputs`` sets them all).
 _OUTPUT_NAMES = output_names(RenderedReply)
-
-
-def _explained_render(
-    text: str, role: str, profile: Profile, policy: Policy | None
-) -> RenderedReply:
-    """``render_reply`` with these arguments and ``explain=True``: a lazy result's explainer."""
-    return render_reply(text, role=role, profile=profile, policy=policy, explain=True)

@@ -25,7 +25,7 @@ from typing import Any
 from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import require_bool, require_str
 from richout.media.split import has_media_token, split_for_views
-from richout.models import Reply, lazy_fields, output_names, rerun
+from richout.models import Reply, explained_call, lazy_fields, output_names, rerun
 from richout.policy import Policy
 from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
 from richout.tags.pipeline import TagStages
@@ -143,7 +143,9 @@ def parse_reply(
     # Built only for a lazy result: the explainer is this call again with explain=True
     # (by position: a partial holding keywords builds a dict per call, twice the cost).
     explainer = rerun(
-        _explained_reply,
+        explained_call,
+        parse_reply,
+        _RERUN_NAMES,
         text,
         current_message_id,
         silent_token,
@@ -156,30 +158,16 @@ def parse_reply(
     return lazy_fields(Reply, explainer, outputs, _OUTPUT_NAMES)
 
 
-def _explained_reply(  # noqa: PLR0917
-    text: str,
-    current_message_id: str | None,
-    silent_token: str,
-    extract_markdown_images: bool,
-    extract_media_directives: bool,
-    preserve_trailing_whitespace: bool,
-    profile: Profile,
-    policy: Policy | None,
-) -> Reply:
-    """``parse_reply`` with these arguments and ``explain=True``: a lazy result's explainer
-    (positional, as the partial that holds them is built for every result)."""
-    return parse_reply(
-        text,
-        current_message_id=current_message_id,
-        silent_token=silent_token,
-        extract_markdown_images=extract_markdown_images,
-        extract_media_directives=extract_media_directives,
-        preserve_trailing_whitespace=preserve_trailing_whitespace,
-        profile=profile,
-        policy=policy,
-        explain=True,
-    )
-
+#: parse_reply's keyword arguments, in the order its explainer holds them.
+_RERUN_NAMES = (
+    "current_message_id",
+    "silent_token",
+    "extract_markdown_images",
+    "extract_media_directives",
+    "preserve_trailing_whitespace",
+    "profile",
+    "policy",
+)
 
 #: The delivery view's output fields, set on every path (``outputs`` above).
 _OUTPUT_NAMES = output_names(Reply)
