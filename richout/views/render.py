@@ -122,9 +122,8 @@ def render_reply(
         require_str(text)
     if type(role) is not str:
         require_str(role, "role")
-    prof = (
-        NEXT if profile is DEFAULT_PROFILE else resolve_profile(profile)
-    )  # (the default by identity: no call)
+    # (The default profile by identity: resolving it cost a call on every reply.)
+    prof = NEXT if profile is DEFAULT_PROFILE else resolve_profile(profile)
     if type(explain) is not bool:
         require_bool(explain, "explain")
     if role != _ASSISTANT:

@@ -67,9 +67,8 @@ def parse_reply(
         return paused_call(parse_reply, locals())
     if type(text) is not str:
         require_str(text)
-    prof = (
-        NEXT if profile is DEFAULT_PROFILE else resolve_profile(profile)
-    )  # (the default by identity: no call)
+    # (The default profile by identity: resolving it cost a call on every reply.)
+    prof = NEXT if profile is DEFAULT_PROFILE else resolve_profile(profile)
     if not (
         type(extract_markdown_images) is bool
         and type(extract_media_directives) is bool
