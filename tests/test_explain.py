@@ -222,35 +222,39 @@ _DENY = richout.Policy(deny_hosts=["example.com"])
 _PRESERVED = "hi\nMEDIA:https://example.com/a.png\n  "
 
 
+_ARGUMENT_ROWS: list[tuple[str, str, dict[str, Any]]] = [
+    ("split_media", _ARGUMENT_TEXT, {"extract_markdown_images": True}),
+    (
+        "split_media",
+        _ARGUMENT_TEXT,
+        {"markdown_image_allowlist": ["https://example.com/i.png"]},
+    ),
+    ("split_media", _ARGUMENT_TEXT, {"extract_media_directives": False}),
+    ("split_media", _ARGUMENT_TEXT, {"extract_audio_directives": False}),
+    ("split_media", _ARGUMENT_TEXT, {"preserve_trailing_whitespace": True}),
+    ("split_media", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+    ("split_media", _ARGUMENT_TEXT, {"policy": _DENY}),
+    ("parse_reply", _ARGUMENT_TEXT, {"current_message_id": "m1"}),
+    ("parse_reply", "HUSH", {"silent_token": "HUSH"}),
+    ("parse_reply", _ARGUMENT_TEXT, {"extract_markdown_images": True}),
+    ("parse_reply", _ARGUMENT_TEXT, {"extract_media_directives": False}),
+    ("parse_reply", _PRESERVED, {"preserve_trailing_whitespace": True}),
+    ("parse_reply", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+    ("parse_reply", _ARGUMENT_TEXT, {"policy": _DENY}),
+    ("render_reply", _ARGUMENT_TEXT, {"role": "user"}),
+    ("render_reply", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+    ("render_reply", _ARGUMENT_TEXT, {"policy": _DENY}),
+    ("parse_directives", _ARGUMENT_TEXT, {"current_message_id": "m1"}),
+    ("parse_directives", _ARGUMENT_TEXT, {"strip_audio_tag": False}),
+    ("parse_directives", _ARGUMENT_TEXT, {"strip_reply_tags": False}),
+    ("parse_directives", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
+]
+
+
 @pytest.mark.parametrize(
     ("name", "text", "arguments"),
-    [
-        ("split_media", _ARGUMENT_TEXT, {"extract_markdown_images": True}),
-        (
-            "split_media",
-            _ARGUMENT_TEXT,
-            {"markdown_image_allowlist": ["https://example.com/i.png"]},
-        ),
-        ("split_media", _ARGUMENT_TEXT, {"extract_media_directives": False}),
-        ("split_media", _ARGUMENT_TEXT, {"extract_audio_directives": False}),
-        ("split_media", _ARGUMENT_TEXT, {"preserve_trailing_whitespace": True}),
-        ("split_media", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
-        ("split_media", _ARGUMENT_TEXT, {"policy": _DENY}),
-        ("parse_reply", _ARGUMENT_TEXT, {"current_message_id": "m1"}),
-        ("parse_reply", "HUSH", {"silent_token": "HUSH"}),
-        ("parse_reply", _ARGUMENT_TEXT, {"extract_markdown_images": True}),
-        ("parse_reply", _ARGUMENT_TEXT, {"extract_media_directives": False}),
-        ("parse_reply", _PRESERVED, {"preserve_trailing_whitespace": True}),
-        ("parse_reply", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
-        ("parse_reply", _ARGUMENT_TEXT, {"policy": _DENY}),
-        ("render_reply", _ARGUMENT_TEXT, {"role": "user"}),
-        ("render_reply", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
-        ("render_reply", _ARGUMENT_TEXT, {"policy": _DENY}),
-        ("parse_directives", _ARGUMENT_TEXT, {"current_message_id": "m1"}),
-        ("parse_directives", _ARGUMENT_TEXT, {"strip_audio_tag": False}),
-        ("parse_directives", _ARGUMENT_TEXT, {"strip_reply_tags": False}),
-        ("parse_directives", _ARGUMENT_TEXT, {"profile": "release-2026.9.6"}),
-    ],
+    _ARGUMENT_ROWS,
+    ids=[f"{name}-{next(iter(arguments))}" for name, _, arguments in _ARGUMENT_ROWS],
 )
 def test_a_lazy_result_explains_the_call_with_every_argument(
     name: str, text: str, arguments: dict[str, Any]

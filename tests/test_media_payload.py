@@ -582,11 +582,13 @@ def test_a_path_written_with_spaces_reads_as_the_general_steps() -> None:
         seps = [rng.choice([" ", "  ", "\t", " \t"] if i % 3 else [" ", "\u00a0"]) for _ in parts]
         p = _assert_lanes_read_as_the_general_steps(rng, parts, seps)
         lane = shapes.SPACED_PATH.fullmatch(p)
-        taken += lane is not None and ".." not in p
-        ticked += lane is not None and ".." not in p and bool(lane.group(3))
-        slashed += lane is not None and ".." not in p and "/" in lane.group(2)
+        if lane is None or ".." in p or not shapes.names_join(p, lane):
+            continue
+        taken += 1
+        ticked += bool(lane.group(3))
+        slashed += "/" in lane.group(2)
     # not vacuous: the lane answered, with a closing backtick and with a later "/" too
-    assert taken > 400 and ticked > 150 and slashed > 100, (taken, ticked, slashed)
+    assert taken > 400 and ticked > 150 and slashed > 50, (taken, ticked, slashed)
 
 
 _CAPTION_HEADS = [

@@ -224,9 +224,9 @@ def segments_of(raw: str, cuts: list[Cut]) -> list[Segment]:
     does not end with one, and the rest of the block, from its first line with content, is
     a new text segment with its blank lines emptied.
 
-    Long because the records are made in the one pass over the blocks (a text segment
-    that grows later is made again, which is rare): a list of the texts, then one of the
-    records, cost 0.4 µs more of a fused reply's 3.
+    The records are made in the one pass over the blocks (a text segment that grows later
+    is made again, which is rare): a list of the texts, then one of the records, cost 0.4
+    µs more of a fused reply's 3.
     """
     out: list[Segment] = []
     shared: dict[str, Segment] = {}  # segments are frozen: one record per reference
