@@ -1,13 +1,13 @@
 """Layer 2, records: the public results and the explanation plumbing every pipeline shares.
 
 - `base` -- `Model` (camelCase wire form, `to_wire`/`from_wire`), `Diagnostic`, `Span`,
-  `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer
-  (`explained_call` holds a pipeline's arguments by position);
+  `EditRecord`, the lazy `Explained` result and `rerun`, the one way to build its explainer;
   `span_record` and `edit_record` build spans and edits richout computed.
 - `records` -- the pipelines' results: `MediaSplit`, `Directives`, `Reply`, `EmbedResult`,
   `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
   `media_segment` build segments richout computed, `lazy_text` a lazy result holding only
   its text and `lazy_fields` one whose fields always have the same names (`output_names`);
+  a public pipeline's explainer holds its arguments by position through `explained_call`;
   a view's own stage results, never explained on their own, take `view_stage_explainer`
   instead of a `rerun`.
 - `canvas` -- `CanvasPreview`/`CanvasBlock` and reading a stored block back (EMBED.md §8).
@@ -29,7 +29,6 @@ from richout.models.base import (
     Span,
     SpanKind,
     edit_record,
-    explained_call,
     rerun,
     span_record,
 )
@@ -43,6 +42,7 @@ from richout.models.records import (
     ReplyTarget,
     Segment,
     StreamChunk,
+    explained_call,
     lazy_fields,
     lazy_text,
     media_segment,

@@ -43,7 +43,6 @@ __all__ = [
     "SpanKind",
     "assembled",
     "edit_record",
-    "explained_call",
     "rerun",
     "span_record",
 ]
@@ -219,7 +218,6 @@ set_extra: Callable[[object, None], None] = _SLOTS["__pydantic_extra__"].__set__
 _Private = dict[str, Any] | None
 set_private: Callable[[object, _Private], None] = _SLOTS["__pydantic_private__"].__set__
 _M = TypeVar("_M", bound="Model")
-_E = TypeVar("_E", bound="Explained")
 
 
 class SharedFieldsSet(set[str]):
@@ -351,18 +349,7 @@ class Explanation(NamedTuple):
 #: diagnostics, spans or edits it is called and the explained result's explanation is kept.
 #: It is :class:`functools.partial` itself: built in C on every lazy result, it costs about
 #: half what a Python helper building a closure did (0.36 against 0.63 µs with 8 arguments).
-#: The public pipelines hold their arguments by position, through :func:`explained_call`:
-#: a partial holding keywords builds a dict on every result (0.23 against 0.11 µs).
 rerun = functools.partial
-
-
-def explained_call(
-    pipeline: Callable[..., _E], names: tuple[str, ...], text: str, *values: Any
-) -> _E:
-    """``pipeline(text, explain=True, **dict(zip(names, values)))``: the explainer a
-    pipeline builds as ``rerun(explained_call, pipeline, NAMES, text, *its arguments)``,
-    ``NAMES`` being its keyword arguments' names in that order."""
-    return pipeline(text, explain=True, **dict(zip(names, values, strict=True)))
 
 
 class Explained(Model):

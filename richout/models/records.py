@@ -30,6 +30,7 @@ __all__ = [
     "ReplyTarget",
     "Segment",
     "StreamChunk",
+    "explained_call",
     "lazy_fields",
     "lazy_text",
     "media_segment",
@@ -250,6 +251,16 @@ def view_stage_explainer() -> NoReturn:
     raise RuntimeError(
         "richout bug: a view's stage result was asked for its explanation; explain the view"
     )
+
+
+def explained_call(
+    pipeline: Callable[..., _E], names: tuple[str, ...], text: str, *values: Any
+) -> _E:
+    """``pipeline(text, explain=True, **dict(zip(names, values)))``: the explainer a public
+    pipeline builds as ``rerun(explained_call, pipeline, NAMES, text, *its arguments)``,
+    ``NAMES`` being its keyword arguments' names in that order. By position: a partial
+    holding keywords builds a dict on every lazy result (0.23 against 0.11 µs)."""
+    return pipeline(text, explain=True, **dict(zip(names, values, strict=True)))
 
 
 def lazy_text(cls: type[_E], explain: Callable[[], _E], text: str) -> _E:
