@@ -27,7 +27,7 @@ import richout
 from richout.markdown.codemap import CodeMap
 from richout.media import fused
 from richout.media import pipeline as media_pipeline
-from richout.media.lines import media_colon
+from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, next_directive_token
 from richout.models import Segment, media_segment, text_segment
 from richout.profiles import PROFILES
 from richout.text.chars import js_rtrim
@@ -324,6 +324,27 @@ def test_the_media_colon_is_the_first_media_token_from_start(text: str, start: i
     only (not İ or the Kelvin sign), its colon at or after ``start``."""
     colons = (m.start() + 5 for m in _MEDIA_COLON.finditer(text))
     assert media_colon(text, start) == next((i for i in colons if i >= start), -1)
+
+
+@given(
+    st.lists(st.sampled_from(["media:", "MeDiA:", ":", "a:", "x", "_", " ", "//", "İ"]))
+    .map("".join)
+    .map(lambda t: t[:40]),
+    st.integers(0, 40),
+    st.integers(0, 40),
+)
+@example("http://x/a.png", 0, 14)
+@example("a MEDIA:b", 2, 9)
+@example("xmedia: media://x", 0, 17)
+def test_the_next_directive_token_is_the_first_one_the_regex_finds(
+    text: str, start: int, end: int
+) -> None:
+    """``next_directive_token`` (which asks the colons first) against its definition: the
+    first :data:`MEDIA_AT_BOUNDARY` match in ``text[start:end]`` not followed by ``//``."""
+    start, end = min(start, len(text)), min(max(start, end), len(text))
+    matches = MEDIA_AT_BOUNDARY.finditer(text, start, end)
+    expected = next((m.start() for m in matches if not text.startswith("//", m.end())), -1)
+    assert next_directive_token(text, start, end) == expected
 
 
 @pytest.mark.parametrize("with_segments", [False, True])

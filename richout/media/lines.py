@@ -255,9 +255,17 @@ def next_directive_token(raw: str, start: int, end: int) -> int:
 
     The scheme of a ``media://`` reference is not one.
     """
-    if raw.find(":", start, end) < 0:
-        return -1  # most payloads: one reference without a scheme
-    for m in MEDIA_AT_BOUNDARY.finditer(raw, start, end):
+    # The colons are read as media_colon reads them: most payloads hold none, or only a
+    # scheme's ("http://…", asked once per refused line explained), and the regex is for a
+    # line holding a second "media:".
+    i = raw.find(":", start, end)
+    while i >= 0:
+        if i - 5 >= start and raw[i - 1] in "aA" and raw[i - 5 : i].lower() == "media":
+            break
+        i = raw.find(":", i + 1, end)
+    else:
+        return -1
+    for m in MEDIA_AT_BOUNDARY.finditer(raw, i - 5, end):
         if not raw.startswith("//", m.end()):
             return m.start()
     return -1

@@ -193,11 +193,13 @@ class Diagnostics:
             ):
                 offset_map = None
         self._sorted = False
-        held = (
-            {(code, start) for start, code, _, _, _, _ in items if code in PER_CONSTRUCT}
-            if once_per_construct and items
-            else None
-        )
+        held = None
+        if once_per_construct and items:
+            # Only a per-construct finding is dropped: the held ones are listed when one comes
+            # (a view's split held 58k findings of refused lines, and its tag layer none).
+            records = records if isinstance(records, list) else list(records)
+            if any(code in PER_CONSTRUCT for _, code, _, _, _, _ in records):
+                held = {(code, start) for start, code, _, _, _, _ in items if code in PER_CONSTRUCT}
         if offset_map is None and not items:
             # Into an empty collector, unmoved: taken whole when no two share a key (another
             # collector's findings never do), in their order, as the loop below would.
