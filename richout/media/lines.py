@@ -255,15 +255,12 @@ def next_directive_token(raw: str, start: int, end: int) -> int:
 
     The scheme of a ``media://`` reference is not one.
     """
-    # The colons are read as media_colon reads them: most payloads hold none, or only a
-    # scheme's ("http://…", asked once per refused line explained), and the regex is for a
-    # line holding a second "media:".
-    i = raw.find(":", start, end)
-    while i >= 0:
-        if i - 5 >= start and raw[i - 1] in "aA" and raw[i - 5 : i].lower() == "media":
-            break
-        i = raw.find(":", i + 1, end)
-    else:
+    # Its colons first (media_colon): most payloads hold none, or only a scheme's
+    # ("http://…", asked once per refused line explained), and the regex is for a line
+    # holding a second "media:". (The search may run on to the next line's MEDIA:; an end
+    # bound on media_colon cost every caller 20 ns a call.)
+    i = media_colon(raw, start + 5)
+    if i < 0 or i >= end:
         return -1
     for m in MEDIA_AT_BOUNDARY.finditer(raw, i - 5, end):
         if not raw.startswith("//", m.end()):

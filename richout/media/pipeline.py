@@ -61,17 +61,15 @@ def has_media_token(raw: str) -> bool:
     return media_colon(raw, 5) >= 0  # (the first such colon: asked on every plain reply)
 
 
-def _find_media_token(raw: str, at_line_start: bool, first: int | None = None) -> bool:
-    """Is there a ``media:`` in any ASCII letter case (only one that follows a line start
-    and whitespace, with ``at_line_start``; CR counts as a line start under any profile)?
+def _media_token_at_line_start(raw: str, first: int | None = None) -> bool:
+    """Is there a ``media:`` in any ASCII letter case that follows a line start and
+    whitespace (CR counts as a line start under any profile)?
 
     The tokens are found from their colons (:func:`~richout.media.lines.media_colon`);
     ``first``, when known, is the first such colon (or -1: none).
     """
     i = media_colon(raw, 5) if first is None else first
     while i >= 0:
-        if not at_line_start:
-            return True
         k = i - 5
         while k > 0 and raw[k - 1] in JS_WS_NO_BREAK:
             k -= 1
@@ -271,7 +269,7 @@ def _mentions_only(raw: str, profile: Profile, first: int | None = None) -> bool
     start even where it ends no line: a superset, the walk then answers). The release's
     rule 1 also folds U+0131: its lines are always walked.
     """
-    return profile.ascii_media_prefix and not _find_media_token(raw, True, first)
+    return profile.ascii_media_prefix and not _media_token_at_line_start(raw, first)
 
 
 def _walked_split(
