@@ -41,7 +41,7 @@ __all__ = [
 LIST_OPEN = frozenset("\"'`[")
 
 
-@dataclass
+@dataclass(slots=True)
 class Item:
     """One accepted reference with where it came from (payload offsets)."""
 
@@ -58,7 +58,7 @@ class Item:
     tail: str = ""
 
 
-@dataclass
+@dataclass(slots=True)
 class PayloadResult:
     """What one payload yields (MEDIA §6-§9); offsets are payload offsets."""
 

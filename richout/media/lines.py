@@ -49,7 +49,7 @@ MEDIA_AT_BOUNDARY = re.compile(r"(?<![A-Za-z0-9_])media:", re.IGNORECASE | re.AS
 SegmentItem = tuple[Literal["text", "media"], str]
 
 
-@dataclass
+@dataclass(slots=True)
 class DirectiveLine:
     """One directive line (§5) and what became of it (§9)."""
 
@@ -71,7 +71,7 @@ class DirectiveLine:
     narrowed: list[tuple[Item, Verdict]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class ImageLine:
     """One line offered to the image step (§13)."""
 
@@ -83,7 +83,7 @@ class ImageLine:
     narrowed: list[tuple[ImageSpan, Verdict]] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class LineChange:
     """A line whose visible form or segments differ from the raw line."""
 
@@ -117,7 +117,7 @@ def leftover_text(
     return collapse_blank_runs(joined), leftovers
 
 
-@dataclass
+@dataclass(slots=True)
 class Walk:
     """Everything the line walk found (read by the diagnostics pass)."""
 
