@@ -34,6 +34,12 @@ _STEP = st.one_of(
         st.just("extend_records"),
         st.tuples(st.lists(_FINDING, max_size=6), _MAPS, st.booleans()),
     ),
+    # another collector's records handed on whole, or after that collector grew (no longer
+    # all of its findings, so not taken with its keys)
+    st.tuples(
+        st.just("collector"),
+        st.tuples(st.lists(_FINDING, max_size=6), st.booleans(), st.booleans(), _FINDING),
+    ),
     st.just(("read", None)),
 )
 _SHIFT = offset_mapper([Edit(0, 2, "xx", "")])  # derived offset p is input offset p + 2
@@ -84,6 +90,18 @@ def test_the_collector_keeps_the_first_of_each_key_in_start_then_code_order(
                 g = _mapped(f, how)
                 if not (once and (g[1], g[0]) in held):
                     take(g)
+        elif op == "collector":
+            found, once, grows, extra = arg
+            other = Diagnostics("x" * 40)
+            other.extend_records(found)
+            handed = other.records()
+            if grows:
+                other.add(extra[1], extra[3], extra[4], extra[0], extra[2])
+            held = {(g[1], g[0]) for g in oracle if g[1] in PER_CONSTRUCT}
+            diags.extend_records(handed, once_per_construct=once)
+            for f in handed:
+                if not (once and (f[1], f[0]) in held):
+                    take(f)
         else:
             assert diags.records() == sorted(oracle, key=lambda f: (f[0], f[1]))
     expected = sorted(oracle, key=lambda f: (f[0], f[1]))

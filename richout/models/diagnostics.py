@@ -33,6 +33,7 @@ __all__ = [
     "Deferred",
     "Diagnostics",
     "Finding",
+    "Findings",
     "deferred",
     "diagnostic",
     "findings_of",
@@ -99,6 +100,23 @@ def diagnostic(
 #: it), so their ranges for it can differ in the end
 #: (:meth:`Diagnostics.extend_records` with ``once_per_construct``).
 PER_CONSTRUCT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
+
+
+class Findings(list[Finding]):
+    """:meth:`Diagnostics.records`: a collector's findings in :meth:`Diagnostics.build`'s
+    order, with the collector they came from, for :meth:`Diagnostics.extend_records` to take
+    them whole with their keys. A caller must not change the list."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, found: list[Finding], source: Diagnostics) -> None:
+        super().__init__(found)
+        self.source = source
+
+    def whole(self) -> bool:
+        """Are these still all of the source's findings? (A collector only grows, and never
+        holds two findings with one key, so its keys are these findings' keys.)"""
+        return len(self) == len(self.source._items)
 
 
 class Diagnostics:
@@ -201,6 +219,14 @@ class Diagnostics:
             if any(code in PER_CONSTRUCT for _, code, _, _, _, _ in records):
                 held = {(code, start) for start, code, _, _, _, _ in items if code in PER_CONSTRUCT}
         if offset_map is None and not items:
+            if type(records) is Findings and records.whole():
+                # Another collector's findings, all of them: its keys are theirs, and its
+                # order is build()'s (a view's split hands on 117k findings of a megabyte of
+                # refused directive lines, which a key apiece and a second sort cost 4%).
+                items.extend(records)
+                seen.update(records.source._seen)
+                self._sorted = True
+                return
             # Into an empty collector, unmoved: taken whole when no two share a key (another
             # collector's findings never do), in their order, as the loop below would.
             found = records if isinstance(records, list) else list(records)
@@ -223,13 +249,16 @@ class Diagnostics:
                 seen.add(key)
                 items.append((s, code, e, severity, message, field))
 
-    def records(self) -> list[Finding]:
+    def records(self) -> Findings:
         """The findings as ``(start, code, end, severity, message, field)``, in :meth:`build`'s
         order, for a caller that turns them into its own records (no model per finding)."""
+        return Findings(self._in_order(), self)
+
+    def _in_order(self) -> list[Finding]:
         if not self._sorted:
             self._items.sort(key=_BY_START_CODE)
             self._sorted = True
-        return list(self._items)
+        return self._items
 
     def build(self) -> list[Diagnostic]:
         """The records, sorted by start then code, with 1-based line and column."""
@@ -243,7 +272,7 @@ class Diagnostics:
         k, lo, hi = 0, 0, starts[1] if last else _NO_END
         out: list[Diagnostic] = []
         append = out.append
-        for start, code, end, severity, message, field in self.records():
+        for start, code, end, severity, message, field in self._in_order():
             if field is not None and start == end == 0:
                 append(
                     Diagnostic.trusted(code=code, severity=severity, message=message, field=field)
@@ -258,19 +287,26 @@ class Diagnostics:
                     k = bisect_right(starts, start) - 1
                 lo, hi = starts[k], starts[k + 1] if k < last else _NO_END
             # Values computed here, of the declared types: validating each of thousands of
-            # records (one per malformed tag) cost more than finding them.
-            append(
-                diagnostic(
-                    code,
-                    severity,
-                    message,
-                    start=start,
-                    end=end,
-                    line=k + 1,
-                    column=start - lo + 1,
-                    field=field,
-                )
+            # records (one per malformed tag) cost more than finding them. diagnostic()
+            # inlined: its keyword call was a fifth of a record (117k of them a megabyte).
+            obj = _new(Diagnostic)
+            set_dict(
+                obj,
+                {
+                    "code": code,
+                    "severity": severity,
+                    "message": message,
+                    "start": start,
+                    "end": end,
+                    "line": k + 1,
+                    "column": start - lo + 1,
+                    "field": field,
+                },
             )
+            set_fields_set(obj, _ALL_SET)
+            set_extra(obj, None)
+            set_private(obj, None)
+            append(obj)
         return out
 
 
