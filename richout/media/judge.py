@@ -128,10 +128,13 @@ class Judge:
         if self.explains:
             if not (spaces or bare):
                 # Asked again (the walk's shortcut, then the payload steps): the memo first,
-                # without verdict()'s call (a megabyte of refused directive lines).
-                v = self._memo.get((candidate, False, False))
-                if v is not None:
-                    return v.ok
+                # without verdict()'s call (a megabyte of refused directive lines), and
+                # asked first, the check itself, as verdict() would make it.
+                key = (candidate, False, False)
+                v = self._memo.get(key)
+                if v is None:
+                    v = self._memo[key] = check_reference(candidate, profile=self.profile)
+                return v.ok
             return self.verdict(candidate, spaces, bare).ok
         # The bare decision, equal to the verdict's (tests/test_policy.py and the security
         # tables prove it): the reason texts cost more than the decision on a word.
