@@ -191,6 +191,8 @@ def test_deferred_tag_stages_equal_parse_directives(strip_audio: bool, strip_rep
 
 
 def test_deferred_split_equals_split_media() -> None:
+    """The views' split is split_media's, explanation included, but for the segments of a
+    walked reply, which no view reads and which it leaves unset."""
     next_profile = resolve_profile("next")
     checked = 0
     for text in [*_REPLIES, *_HOSTILE, *_FAMILY_TEXTS]:
@@ -199,7 +201,12 @@ def test_deferred_split_equals_split_media() -> None:
         if findings_of(got) is None:  # the split did not walk: an eager result, as before
             assert got == eager
             continue
-        _deferred_equals_eager(got, eager)
+        assert got.segments is None
+        outputs = {k: getattr(eager, k) for k in type(eager).model_fields if k != "segments"}
+        without_segments = type(eager).explained(
+            diagnostics=eager.diagnostics, spans=eager.spans, edits=eager.edits, **outputs
+        )
+        _deferred_equals_eager(got, without_segments)
         checked += 1
     assert checked > 40
 

@@ -162,9 +162,9 @@ def split_for_views(
     tag_runs: list[TagStages] | None = None,
 ) -> MediaSplit:
     """:func:`split_media` for ``parse_reply`` and ``render_reply``, which checked ``text``,
-    the flags and the profile themselves and never read ``segments``: without ``explain``
-    the result's segments are left empty instead of being built (text, media, flags and the
-    explanation are those of :func:`split_media`). For the views' own use, never returned to
+    the flags and the profile themselves and never read ``segments``: a walked reply's
+    segments are left unset (None) instead of being built, explained or not (text, media, flags
+    and the explanation are those of :func:`split_media`). For the views' own use, never returned to
     a caller: an explained result leaves its findings to the view's explanation
     (:func:`~richout.models.diagnostics.findings_of`), and the split's tag pass is appended
     to ``tag_runs`` for the view's tag layer to reuse

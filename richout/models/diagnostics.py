@@ -34,6 +34,7 @@ __all__ = [
     "Diagnostics",
     "Finding",
     "Findings",
+    "built_diagnostics",
     "deferred",
     "diagnostic",
     "findings_of",
@@ -380,6 +381,14 @@ def findings_of(result: Explained) -> list[Finding] | None:
     ``result.diagnostics``)."""
     pending = _pending(result)
     return None if pending is None else pending.findings.records()
+
+
+def built_diagnostics(result: Explained) -> list[Diagnostic]:
+    """A copy of ``result.diagnostics``; of a :func:`deferred` result not yet read, its
+    findings' records alone (its edit records are not built: a caller that reads only the
+    diagnostics of a stage whose patch it composes itself)."""
+    pending = _pending(result)
+    return list(result.diagnostics) if pending is None else pending.findings.build()
 
 
 def has_findings(result: Explained) -> bool:

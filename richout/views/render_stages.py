@@ -26,6 +26,7 @@ from richout.models.base import SPAN_ORDER
 from richout.models.canvas import block_record, block_wire
 from richout.models.diagnostics import (
     Diagnostics,
+    built_diagnostics,
     has_findings,
     mapped_spans,
     patch_of,
@@ -52,7 +53,7 @@ def _union(
     if not first and len(spoke) == 1 and not spoke[0][1]:
         # One step spoke and nothing before it moved text: its records are already over the
         # input, sorted and de-duplicated. Rebuilding 500k of them would double the cost.
-        return list(spoke[0][0].diagnostics)
+        return built_diagnostics(spoke[0][0])
     if not spoke:
         return list(first)
     diags = Diagnostics(text)
