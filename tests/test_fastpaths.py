@@ -784,6 +784,45 @@ def test_the_plain_paths_shortcut_is_taken_on_lines_of_paths() -> None:
     assert got.text.startswith("Here:")
 
 
+# The same lines, and a second MEDIA: inside the last line's token, for the explained
+# walk's shortcut for one refused token (Walker._refused_token).
+_REFUSED_TOKEN_REPLY = st.builds(
+    lambda reply, extra: reply + extra,
+    _DIRECTIVE_REPLY,
+    st.sampled_from(["", "/MEDIA:x", "MEDIA:../b", "media://y", "\nMEDIA:../c.png"]),
+)
+
+
+@pytest.mark.pure_python(why="replaces Walker._refused_token, a compiled class's method")
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_REFUSED_TOKEN_REPLY, _PROFILES, st.booleans())
+def test_refused_token_lines_read_as_the_payload_steps_read_them(
+    text: str, profile: str, narrow: bool
+) -> None:
+    """The explained walk's shortcut for a line of one refused token changes no output and
+    no explanation of any pipeline, in any profile, with or without a gateway policy."""
+    _assert_shortcut_changes_nothing("_refused_token", text, profile, narrow)
+
+
+@pytest.mark.pure_python(why="counts calls of Walker._refused_token, a compiled class's method")
+def test_the_refused_token_shortcut_is_taken_on_refused_tokens() -> None:
+    """Not vacuous: refused tokens (hidden and counted, removed as local, or kept) are decided
+    by the shortcut; a token the bare-filename fallback accepts, a refused one a closing
+    backtick follows, and a payload of two tokens are not."""
+    taken, got = _split_recording(
+        "_refused_token",
+        "Here:\nMEDIA:../a.png\nMEDIA:http://x/b.png\nMEDIA:~bob/c.png\nMEDIA:word\n"
+        "MEDIA:d.png\nMEDIA:../e.png`\nMEDIA:../f.png g\nMEDIA:/tmp/h.png",
+        explain=True,
+    )
+    # The accepted path is taken by the plain-line shortcut, which asks first.
+    assert taken == [True, True, True, True, False, False]
+    assert got.media_urls == ["d.png", "/tmp/h.png"]
+    assert got.rejected_media_count == 5 and got.text == "Here:\nMEDIA:word"
+    codes = [d.code for d in got.diagnostics]
+    assert codes.count("media.line_removed") == 5 and "media.remote.not_https" in codes
+
+
 @pytest.mark.pure_python(why="counts calls of Walker methods, a compiled class's")
 def test_an_explained_split_takes_the_line_shortcuts_only_where_nothing_is_to_be_said() -> None:
     """Not vacuous, explaining: the shortcuts take a line only when §17.2-§17.3 would say

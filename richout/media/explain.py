@@ -90,6 +90,8 @@ def explain(
     for d in walk.directives:
         handled.add(d.start)
         directive_checks(diag, d, raw, walk.judge)
+    if walk.findings:
+        diag.extend_records(walk.findings)
     unexplained = any(ls not in handled for ls in walk.media_lines)
     if (
         unexplained

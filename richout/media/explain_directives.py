@@ -18,27 +18,76 @@ from richout.media.explain_lines import shown
 from richout.media.lines import DirectiveLine, next_directive_token, says_nothing
 from richout.media.payload import Judge, PayloadResult
 from richout.media.regroup import WORD_CHARS
-from richout.models.diagnostics import Diagnostics
+from richout.models.diagnostics import Diagnostics, Finding
 from richout.policy import Verdict
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import js_rtrim, js_trim
 
-__all__ = ["directive_checks"]
+__all__ = ["directive_checks", "refused_token_findings"]
 
 
-def _visibility(d: DirectiveLine, visible_part: bool, counted: bool = False) -> str:
+def _visibility(outcome: str, visible_part: bool, counted: bool = False) -> str:
+    """What became of a rejected part of a line whose ``outcome`` is given."""
     if counted:
         return (
             "it was removed from the text and counted in rejected_media_count, so the "
             "gateway can tell the user an attachment was refused"
         )
-    if d.outcome == "accepted":
+    if outcome == "accepted":
         if visible_part:
             return "this part stays visible as text next to the accepted reference"
         return "this part was dropped from the text"
-    if d.outcome == "removed":
+    if outcome == "removed":
         return "nothing on the line was accepted and the directive was removed from the text"
     return "nothing on the line was accepted and the directive stayed visible as text"
+
+
+_MULTIPLE_ON_LINE = (
+    "only one MEDIA: directive is read per line; this one is part of the previous payload; "
+    "put each MEDIA: directive on its own line"
+)
+
+
+def _removed(counted: int) -> str:
+    """The media.line_removed message of a line that hid and counted ``counted`` references."""
+    why = (
+        f"{counted} rejected reference(s) were counted in rejected_media_count"
+        if counted
+        else "it looks like a local path"
+    )
+    return (
+        f"no reference on this MEDIA: line was accepted and, because {why}, the directive "
+        "was removed from the text; fix the reference (https:// to a public host, an "
+        "absolute, ./ or ~/ path, no '..')"
+    )
+
+
+def refused_token_findings(
+    found: list[Finding],
+    verdict: Verdict,
+    raw: str,
+    line: tuple[int, int, int],
+    *,
+    outcome: str,
+    counted: int,
+) -> None:
+    """§17.2 for a directive line ``line`` (``MEDIA:``, payload and end offsets) whose payload
+    is one token that cleaning keeps whole and the profile refused (``verdict``, asked with
+    both switches), which the walk decided itself (:mod:`richout.media.refused`): the
+    findings :func:`directive_checks` makes of the payload steps' reading of such a line,
+    appended to ``found``. That reading has one part, the token, whose failed fallback is the
+    token again and ends the line, nothing after it to trim, and no words; so a second
+    ``MEDIA:`` in the token, the verdict, and the line's removal are all there is to say.
+    """
+    ms, ps, le = line
+    k = next_directive_token(raw, ps, le)
+    if k >= 0:
+        found.append((k, "media.multiple_on_line", le, "warning", _MULTIPLE_ON_LINE, None))
+    if not verdict.ok and verdict.code is not None:
+        tail = _visibility(outcome, True)
+        found.append((ps, verdict.code, le, "error", f"{verdict.reason}; {tail}", None))
+    if outcome == "removed":
+        found.append((ms, "media.line_removed", le, "warning", _removed(counted), None))
 
 
 def _reject(diag: Diagnostics, verdict: Verdict, start: int, end: int, tail: str) -> None:
@@ -109,7 +158,7 @@ def _reject_parts(
             tally[2] += 1
     if not found:
         return set()
-    tail = _visibility(d, visible, counted)
+    tail = _visibility(d.outcome, visible, counted)
     for code, (start, end, n, reason) in found.items():
         more = f" (and {n - 1} more parts for the same reason)" if n > 1 else ""
         diag.add(code, "error", f"{reason}{more}; {tail}", start, end)
@@ -158,14 +207,7 @@ def directive_checks(diag: Diagnostics, d: DirectiveLine, raw: str, judge: Judge
         return
     k = next_directive_token(raw, ps, d.end)
     if k >= 0:
-        diag.add(
-            "media.multiple_on_line",
-            "warning",
-            "only one MEDIA: directive is read per line; this one is part of the previous "
-            "payload; put each MEDIA: directive on its own line",
-            k,
-            d.end,
-        )
+        diag.add("media.multiple_on_line", "warning", _MULTIPLE_ON_LINE, k, d.end)
     if d.outcome == "accepted":
         _accepted_line(diag, d, res, payload, judge)
     else:
@@ -271,7 +313,7 @@ def _refused_line(
     fallback failed, and what became of the line (removed, or kept although it would pass
     without its trailing whitespace)."""
     ps = d.payload
-    tail = _visibility(d, True)
+    tail = _visibility(d.outcome, True)
     part_codes: set[str] = set()
     # Words and spaces only, none longer than a reference may be: every part, and the
     # whole payload as the fallback, is refused as media.not_a_reference (no scheme,
@@ -293,20 +335,7 @@ def _refused_line(
         if verdict.code not in part_codes:
             _reject(diag, verdict, ps + fa, ps + fb, tail)
     if d.outcome == "removed":
-        why = (
-            f"{len(res.counted)} rejected reference(s) were counted in rejected_media_count"
-            if res.counted
-            else "it looks like a local path"
-        )
-        diag.add(
-            "media.line_removed",
-            "warning",
-            f"no reference on this MEDIA: line was accepted and, because {why}, the directive "
-            "was removed from the text; fix the reference (https:// to a public host, an "
-            "absolute, ./ or ~/ path, no '..')",
-            d.match,
-            d.end,
-        )
+        diag.add("media.line_removed", "warning", _removed(len(res.counted)), d.match, d.end)
     elif res.unwrapped is None and js_rtrim(payload) != payload:
         trimmed = clean(js_rtrim(payload))
         if judge.ok(trimmed, True, True):

@@ -22,6 +22,7 @@ from typing import Literal
 from richout.markdown.engine import ImageSpan
 from richout.media.payload import Item, Judge, PayloadResult
 from richout.models import Span, span_record
+from richout.models.diagnostics import Finding
 from richout.policy import Verdict
 from richout.text.chars import JS_WS, LineBreaks, ascii_lower, collapse_blank_runs, utf16_prefix
 
@@ -62,7 +63,8 @@ class DirectiveLine:
     #: the payload as §6-§7 read it; None for a line the walk's fast path took while
     #: explaining, which it takes only when §17.2-§17.3 have nothing to say about the line:
     #: every token a quiet reference (:func:`says_nothing`), all delivered,
-    #: nothing left beside them, no second ``MEDIA:`` (``tests/test_fastpaths.py``)
+    #: nothing left beside them, no second ``MEDIA:`` (``tests/test_fastpaths.py``); or
+    #: whose findings the walk recorded itself (one refused token, :attr:`Walk.findings`)
     result: PayloadResult | None
     outcome: Literal["accepted", "removed", "kept"]
     #: the whole line left the text
@@ -142,6 +144,9 @@ class Walk:
     judge: Judge = field(default_factory=Judge)
     #: references rejected and hidden (profile ``next``'s ``rejectedMediaCount``)
     rejected_count: int = 0
+    #: §17.2 findings of the directive lines the walk explained itself
+    #: (:func:`~richout.media.explain_directives.refused_token_findings`)
+    findings: list[Finding] = field(default_factory=list)
 
 
 def media_colon(raw: str, start: int) -> int:

@@ -12,7 +12,7 @@ from richout.media.judge import Judge
 from richout.policy import strip_file_prefix
 from richout.policy.local import has_scheme_prefix, looks_local, starts_at_root
 
-__all__ = ["read_clean_token", "single_token"]
+__all__ = ["read_clean_token", "rooted_or_schemed", "single_token"]
 
 
 def single_token(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False) -> PayloadResult:
@@ -54,7 +54,7 @@ def _read_steps(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False
         return res
     if judge.profile.hide_rejected and (
         (local if clean else looks_local(candidate))
-        or (_rooted_or_schemed(candidate) if clean else begins_independent(candidate))
+        or (rooted_or_schemed(candidate) if clean else begins_independent(candidate))
     ):
         res.counted = [(0, n, candidate)]
         res.rejected = [(0, n, candidate, True, False)]
@@ -71,7 +71,7 @@ def _read_steps(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False
     return res
 
 
-def _rooted_or_schemed(candidate: str) -> bool:
+def rooted_or_schemed(candidate: str) -> bool:
     """:func:`~richout.media.cleaning.begins_independent` of a string cleaning keeps whole."""
     rest = strip_file_prefix(candidate)
     return starts_at_root(rest) or has_scheme_prefix(rest)

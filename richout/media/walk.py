@@ -36,6 +36,7 @@ from richout.media.lines import (
     says_nothing,
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
+from richout.media.refused import refused_token_line
 from richout.media.regroup import plain_path_run
 from richout.media.single_token import read_clean_token
 from richout.models import Span, span_record
@@ -312,6 +313,13 @@ class Walker:
         walk.changes.append(LineChange(ls, le, None, [("media", token)]))
         return True
 
+    def _refused_token(self, m: re.Match[str], ls: int, le: int) -> bool:
+        """Explaining, a :data:`PLAIN_DIRECTIVE` line (``m``) of one token the profile
+        refuses, recorded and explained as the general path would
+        (:func:`~richout.media.refused.refused_token_line`); False, having recorded nothing,
+        for any other line."""
+        return refused_token_line(self.walk, self.raw, m, ls, le, profile=self.profile)
+
     def _record_quiet(self, ls: int, le: int, ps: int, tokens: list[str]) -> None:
         """Explaining a fast-path line (payload at ``ps``) whose ``tokens`` are all
         delivered and about which §17.2-§17.3 have nothing to say (the callers check):
@@ -474,8 +482,12 @@ class Walker:
             if rule1 and directives_on:
                 if self.cmap.line_in_block(ls, le):
                     walk.code_lines.append((ls, le))
-                elif m is not None and not self._plain_accepted(m, ls, le):
-                    self._directive_line(ls, le, m)
+                elif m is not None:
+                    if not (
+                        self._plain_accepted(m, ls, le)
+                        or (self.explain and self._refused_token(m, ls, le))
+                    ):
+                        self._directive_line(ls, le, m)
                 elif m is None and not self._plain_paths(ls, le):
                     self._directive_line(ls, le)
                 continue
