@@ -440,6 +440,7 @@ def _explanation(
         cmap=lambda: walker.cmap,
         media_on=walker.directives_on,
         allowlist=walker.allowlist,
-        audio_spans=[x for x in spans if x.kind == "audio_tag"] if built else [],
+        # (the walk records no audio tag: only the tag pass's spans can be one)
+        audio_spans=[x for x in spans if x.kind == "audio_tag"] if built and tag_spans else [],
     )
     return diag, spans, patch
