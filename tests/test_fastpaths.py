@@ -538,15 +538,20 @@ def _walked() -> Iterator[None]:
         media_pipeline.fused_cuts = real
 
 
-def _assert_shortcut_changes_nothing(name: str, text: str, profile: str, narrow: bool) -> None:
+def _assert_shortcut_changes_nothing(
+    name: str, text: str, profile: str, narrow: bool, declined: Any = False
+) -> None:
     """The three views' outputs, and their whole explained results, are the same with the
-    walk's shortcut ``name`` (a method of :class:`Walker` that declines by returning False)
-    and with it declining every line, and the split's lazy outputs are the explained ones."""
+    walk's shortcut ``name`` (a method of :class:`Walker` that declines by returning
+    ``declined``) and with it declining every line, and the split's lazy outputs are the
+    explained ones."""
     with _walked():
-        _compare_shortcut(name, text, profile, narrow)
+        _compare_shortcut(name, text, profile, narrow, declined)
 
 
-def _compare_shortcut(name: str, text: str, profile: str, narrow: bool) -> None:
+def _compare_shortcut(
+    name: str, text: str, profile: str, narrow: bool, declined: Any = False
+) -> None:
     policy = _NARROW if narrow else None
 
     def outputs() -> tuple[Any, ...]:
@@ -580,7 +585,7 @@ def _compare_shortcut(name: str, text: str, profile: str, narrow: bool) -> None:
     # shortcuts, so with them on this would compare a shortcut with its twin.
     never = re.compile(r"(?!)")
     off = [
-        (Walker, name, lambda self, *args: False),
+        (Walker, name, lambda self, *args: declined),
         (media_single_token, "plain_path", lambda s: False),
         (media_fates, "plain_path", lambda s: False),
         # the walk's reading of a line's one clean token, by the general payload steps
@@ -782,6 +787,18 @@ def test_the_plain_paths_shortcut_is_taken_on_lines_of_paths() -> None:
     assert got.rejected_media_count == 2 and "/i" in got.media_urls
     assert got.media_urls[:4] == ["/tmp/a.png", "/tmp/b.png", "/c", "/d/e"]
     assert got.text.startswith("Here:")
+
+
+@pytest.mark.pure_python(why="replaces Walker._directive_head, a compiled class's method")
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_DIRECTIVE_REPLY, _PROFILES, st.booleans())
+def test_a_directive_line_read_from_its_head_reads_as_the_search_finds_it(
+    text: str, profile: str, narrow: bool
+) -> None:
+    """Where the walk reads rule 1, the ``MEDIA:`` and the payload's start off a line's
+    blanks-``MEDIA:``-blanks head, every output and explanation of every pipeline is what
+    the rule-1 test, the token search and ``payload_start`` give."""
+    _assert_shortcut_changes_nothing("_directive_head", text, profile, narrow, declined=None)
 
 
 # The same lines, and a second MEDIA: inside the last line's token, for the explained

@@ -23,12 +23,12 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from richout.markdown.codemap import CodeMap
+from richout.media.heads import PLAIN_DIRECTIVE, plain_paths
 from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1, payload_start
 from richout.media.payload import Judge, analyse_payload, is_words_payload
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
 from richout.media.single_token import read_clean_token
 from richout.media.tagpass import read_tags
-from richout.media.walk import PLAIN_DIRECTIVE, plain_paths
 from richout.models import (
     MediaSplit,
     Segment,
@@ -87,7 +87,7 @@ def directive_cuts(
 
     The walk visits exactly the lines holding ``media:`` (in any letter case); a line that
     fails rule 1 is left as it is, and a rule-1 line in a fenced or indented block is code.
-    A line matching :data:`~richout.media.walk.PLAIN_DIRECTIVE` whose token §7 accepts
+    A line matching :data:`~richout.media.heads.PLAIN_DIRECTIVE` whose token §7 accepts
     leaves the text as a whole, with its token as its one reference (the walk's own line
     shortcut). Any other directive line is read by the payload steps, as the walk reads it
     (:func:`~richout.media.payload.analyse_payload`): it leaves as a whole when nothing

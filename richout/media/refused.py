@@ -1,7 +1,7 @@
 """An explained directive line of one refused token, decided without a payload reading.
 
 The walk's other shortcut (MEDIA.md §6-§9, §17.2): the line is ``MEDIA:`` and one token
-(:data:`~richout.media.walk.PLAIN_DIRECTIVE`) that cleaning keeps whole and that the profile
+(:data:`~richout.media.heads.PLAIN_DIRECTIVE`) that cleaning keeps whole and that the profile
 refuses, as a token and as the whole-payload fallback. The payload steps would read it as
 one part (:func:`~richout.media.single_token.read_clean_token`) and the explanation would
 then ask that reading again (:func:`~richout.media.explain_directives.directive_checks`);
@@ -30,7 +30,7 @@ __all__ = ["refused_token_line"]
 def refused_token_line(
     walk: Walk, raw: str, m: re.Match[str], ls: int, le: int, *, profile: Profile
 ) -> bool:
-    """Record the line ``raw[ls:le]`` (``m``: its :data:`~richout.media.walk.PLAIN_DIRECTIVE`
+    """Record the line ``raw[ls:le]`` (``m``: its :data:`~richout.media.heads.PLAIN_DIRECTIVE`
     match) in ``walk`` with its §17.2 findings when its payload is one token, ending the
     line, that the profile refuses with and without bare filenames; False, having recorded
     nothing, otherwise (the general path reads it).

@@ -36,7 +36,7 @@ def single_token(p: str, judge: Judge, res: PayloadResult, *, clean: bool = Fals
 
 def _read_steps(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False) -> PayloadResult:
     """:func:`single_token` by the general steps. ``clean``: the caller knows that cleaning
-    keeps ``p`` whole (a :data:`~richout.media.walk.PLAIN_DIRECTIVE` token), so ``p`` is the
+    keeps ``p`` whole (a :data:`~richout.media.heads.PLAIN_DIRECTIVE` token), so ``p`` is the
     candidate, as it is again when the §6.6 test re-cleans it."""
     n = len(p)
     res.parts = 1
@@ -79,6 +79,6 @@ def rooted_or_schemed(candidate: str) -> bool:
 
 def read_clean_token(p: str, judge: Judge) -> PayloadResult:
     """:func:`~richout.media.payload.analyse_payload` of a payload that is one token cleaning
-    keeps whole and that opens no list: a :data:`~richout.media.walk.PLAIN_DIRECTIVE` token
+    keeps whole and that opens no list: a :data:`~richout.media.heads.PLAIN_DIRECTIVE` token
     with nothing after it (``tests/test_fastpaths.py`` compares the two)."""
     return single_token(p, judge, PayloadResult(), clean=True)

@@ -18,6 +18,7 @@ from typing import Literal
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import ImageSpan, find_images
 from richout.media.fates import plain_path
+from richout.media.heads import HEAD, HEAD_STOPS, PLAIN_DIRECTIVE, plain_paths
 from richout.media.lines import (
     MEDIA_AT_BOUNDARY,
     DirectiveLine,
@@ -37,11 +38,9 @@ from richout.media.lines import (
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
 from richout.media.refused import refused_token_line
-from richout.media.regroup import plain_path_run
 from richout.media.single_token import read_clean_token
 from richout.models import Span, span_record
 from richout.policy import Policy, Verdict, strip_file_prefix
-from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import Profile
 from richout.text.chars import (
     LineBreaks,
@@ -55,44 +54,8 @@ __all__ = ["PLAIN_DIRECTIVE", "Walker", "plain_paths"]
 _MAX_IMAGE_LINE_UNITS = 20_000
 _MAX_IMAGES_PER_LINE = 50
 
-#: The common directive line: spaces or tabs, ``MEDIA:`` (ASCII letter case), spaces or tabs,
-#: then one token of ASCII characters that no payload step treats specially, maybe between
-#: backticks. The token holds no whitespace (it is the one part, §6.6), opens no quoted list,
-#: and has no wrapper, quote or comma, nor a backslash at its end, for cleaning (§6.1) to
-#: strip, and no ``"`` for a JSON cut: the payload's cleaned candidate is the token itself,
-#: so the token's verdict alone decides the line. (A leading backtick is skipped only where
-#: the profile skips one; a trailing one is cleaned away.) The letters are spelled as
-#: classes: ``re.IGNORECASE`` would also match U+0130 and U+0131 for the I.
-PLAIN_DIRECTIVE = re.compile(
-    r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*(`?)"
-    r"([A-Za-z0-9/._~:%?=&+#@!$*;\\-]*[A-Za-z0-9/._~:%?=&+#@!$*;-])`?"
-)
-
-#: The head of a ``MEDIA:`` line of plain absolute paths (``/`` then ASCII letters, digits,
-#: ``_ - . /``) separated by spaces or tabs; :func:`~richout.media.regroup.plain_path_run`
-#: reads the rest. Each such token is its own part (it starts at a root, so none joins the
-#: one before, §6.6) and is accepted (§7: a local shape) unless it is longer than one
-#: reference may be, which the walk checks apart; ``richout.media.payload`` answers those
-#: payloads the same way.
-_PATHS_HEAD = re.compile(r"[ \t]*[Mm][Ee][Dd][Ii][Aa]:[ \t]*/")
 #: A token of such a line ending in ``.``: sentence punctuation §17.3 warns about.
 _DOT_AT_TOKEN_END = re.compile(r"\.(?![^ \t])")
-
-
-def plain_paths(raw: str, ls: int, le: int) -> list[str] | None:
-    """The paths of the line ``raw[ls:le]`` when it is a ``MEDIA:`` line of plain absolute
-    paths (:data:`_PATHS_HEAD`, :func:`~richout.media.regroup.plain_path_run`), each within
-    the length a reference may have; else None."""
-    m = _PATHS_HEAD.match(raw, ls, le)
-    if m is None:
-        return None
-    ps = m.end() - 1
-    if not plain_path_run(raw, ps, le):
-        return None
-    tokens = raw[ps:le].split()
-    if max(map(len, tokens)) > MAX_REFERENCE_UNITS:
-        return None
-    return tokens
 
 
 def _is_http_prefix(s: str) -> bool:
@@ -313,6 +276,10 @@ class Walker:
         walk.changes.append(LineChange(ls, le, None, [("media", token)]))
         return True
 
+    def _directive_head(self, ls: int, le: int) -> re.Match[str] | None:
+        """:data:`~richout.media.heads.HEAD` at the line's start (a method: tests decline it)."""
+        return HEAD.match(self.raw, ls, le)
+
     def _refused_token(self, m: re.Match[str], ls: int, le: int) -> bool:
         """Explaining, a :data:`PLAIN_DIRECTIVE` line (``m``) of one token the profile
         refuses, recorded and explained as the general path would
@@ -341,9 +308,10 @@ class Walker:
         self.walk.directives.append(DirectiveLine(ls, le, ms, ps, None, "accepted", True))
 
     def _plain_paths(self, ls: int, le: int) -> bool:
-        """A line of plain paths (:data:`_PATHS_HEAD`), every one delivered, recorded as the
-        general path records it (outputs, and when explaining what the explanation reads:
-        :meth:`_record_quiet`); False, having recorded nothing, otherwise.
+        """A line of plain paths (:data:`~richout.media.heads.PATHS_HEAD`), every one
+        delivered, recorded as the general path records it (outputs, and when explaining what
+        the explanation reads: :meth:`_record_quiet`); False, having recorded nothing,
+        otherwise.
 
         The payload steps accept each path as its own part, leave nothing visible and count
         nothing, so the line leaves the text and its paths are its references, in order
@@ -370,8 +338,15 @@ class Walker:
         walk.changes.append(LineChange(ls, le, None, [("media", t) for t in tokens]))
         return True
 
-    def _directive_line(self, ls: int, le: int, plain: re.Match[str] | None = None) -> None:
-        """§5 rule 2 and §6-§9 for a rule-1 line outside code (``plain``: PLAIN_DIRECTIVE's)."""
+    def _directive_line(
+        self,
+        ls: int,
+        le: int,
+        plain: re.Match[str] | None = None,
+        head: re.Match[str] | None = None,
+    ) -> None:
+        """§5 rule 2 and §6-§9 for a rule-1 line outside code (``plain``: PLAIN_DIRECTIVE's
+        match, ``head``: :data:`~richout.media.heads.HEAD`'s)."""
         raw = self.raw
         walk = self.walk
         if plain is not None:
@@ -380,6 +355,10 @@ class Walker:
             ms = raw.find(":", ls) - 5
             backtick = plain.start(1) < plain.end(1)
             ps = plain.start(1 if backtick and not self.profile.skip_leading_backtick else 2)
+        elif head is not None and head.end() < le and raw[head.end()] not in HEAD_STOPS:
+            # What the search and payload_start find, read off the head (the usual line).
+            ms = raw.find(":", ls) - 5
+            ps = head.end()
         else:
             m = MEDIA_AT_BOUNDARY.search(raw, ls, le)
             if m is None:
@@ -474,9 +453,15 @@ class Walker:
                 continue  # inside a line joined by a multi-line image
             le = lines[ls]
             skip_until = self.merged.get(ls, -1)
-            # A plain directive line passes rule 1: it opens with ASCII "MEDIA:".
+            # A plain directive line passes rule 1: it opens with ASCII "MEDIA:", as does any
+            # line with the head (asked only when the line is not plain).
             m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le) if directives_on else None
-            rule1 = m is not None or passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
+            h = self._directive_head(ls, le) if directives_on and m is None else None
+            rule1 = (
+                m is not None
+                or h is not None
+                or passes_rule1(raw, ls, le, self.profile.ascii_media_prefix)
+            )
             # The option, not the presence of "media:", decides: a U+0131 spelling passes
             # rule 1 without any "media:" and is then neither a directive nor image-scanned.
             if rule1 and directives_on:
@@ -488,8 +473,11 @@ class Walker:
                         or (self.explain and self._refused_token(m, ls, le))
                     ):
                         self._directive_line(ls, le, m)
-                elif m is None and not self._plain_paths(ls, le):
-                    self._directive_line(ls, le)
+                elif m is None and not (
+                    # (a line of plain paths has a "/" where the head ends)
+                    (h is None or raw.startswith("/", h.end())) and self._plain_paths(ls, le)
+                ):
+                    self._directive_line(ls, le, None, h)
                 continue
             line_images = images.get(ls)
             if line_images and not self.cmap.line_in_block(ls, le):
