@@ -69,9 +69,14 @@ class Judge:
         if spaces and not has_js_ws(candidate):
             spaces = False
         if bare:
-            head = strip_file_prefix(candidate[:15])[:8].lower()
-            if head.startswith(("http://", "https://", "media://")):
+            # (the usual spellings first, with no file prefix to strip or case to fold: the
+            # whole-payload fallback of every refused line of a URL and a caption asks)
+            if candidate.startswith(("https://", "http://")):
                 bare = False
+            else:
+                head = strip_file_prefix(candidate[:15])[:8].lower()
+                if head.startswith(("http://", "https://", "media://")):
+                    bare = False
         return candidate, spaces, bare
 
     def verdict(self, candidate: str, spaces: bool = False, bare: bool = False) -> Verdict:

@@ -93,6 +93,14 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     n = len(p)
     if n and p[0] not in LIST_OPEN and not has_js_ws(p):
         return single_token(p, judge, res)
+    url_first = n <= MAX_REFERENCE_UNITS and p.startswith("http")
+    if url_first:
+        # A URL and its caption, asked first (a megabyte of such lines asked three lanes
+        # before): no payload of words, of plain paths or of a spaced path starts so (a word
+        # holds no ':', the others start at a root).
+        captioned = _CAPTIONED_URL.fullmatch(p)
+        if captioned is not None and _captioned_url(p, captioned, judge, res):
+            return res
     if is_words_payload(p):
         return _words_only(p, res)
     if plain_path_run(p, 0, n):
@@ -106,7 +114,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         spaced = SPACED_PATH.fullmatch(p)
         if spaced is not None and ".." not in p and names_join(p, spaced):
             return spaced_path(p, spaced, res)
-        captioned = _CAPTIONED_URL.fullmatch(p)
+        captioned = None if url_first else _CAPTIONED_URL.fullmatch(p)
         if captioned is not None and _captioned_url(p, captioned, judge, res):
             return res
         quoted = QUOTED_PATH.fullmatch(p)
