@@ -406,46 +406,40 @@ def test_removed_line_neighbours_are_not_copied(
 
 
 def test_direct_diagnostic_records_equal_validated_ones() -> None:
-    """The direct builders give what validation gives: value, fields set and wire form."""
+    """The direct builders give what validation gives: value, fields set and wire form;
+    ``diagnostic`` called by keyword and by position, and ``Diagnostics.build``."""
     from richout.models import Diagnostic
     from richout.models.diagnostics import Diagnostics, diagnostic
 
     for field in (None, "payload.x"):
-        fast = diagnostic(
-            "tag.malformed", "warning", "m", start=3, end=5, line=1, column=4, field=field
-        )
-        slow = Diagnostic(
-            code="tag.malformed",
-            severity="warning",
-            message="m",
-            start=3,
-            end=5,
-            line=1,
-            column=4,
-            field=field,
-        )
-        assert fast == slow
-        assert fast.model_fields_set == slow.model_fields_set
-        assert fast.to_wire() == slow.to_wire()
-        assert list(fast.__dict__) == list(slow.__dict__)
-        # Diagnostics.build makes the same record without the call
         collector = Diagnostics("abc\ndefg")
         collector.add("tag.malformed", "warning", "m", 5, 7, field=field)
         (built,) = collector.build()
-        validated = Diagnostic(
-            code="tag.malformed",
-            severity="warning",
-            message="m",
-            start=5,
-            end=7,
-            line=2,
-            column=2,
-            field=field,
-        )
-        assert built == validated
-        assert built.model_fields_set == validated.model_fields_set
-        assert built.to_wire() == validated.to_wire()
-        assert list(built.__dict__) == list(validated.__dict__)
+        made = [
+            (
+                diagnostic(
+                    "tag.malformed", "warning", "m", start=3, end=5, line=1, column=4, field=field
+                ),
+                (3, 5, 1, 4),
+            ),
+            (diagnostic("tag.malformed", "warning", "m", 3, 5, 1, 4, field), (3, 5, 1, 4)),
+            (built, (5, 7, 2, 2)),
+        ]
+        for fast, (start, end, line, column) in made:
+            slow = Diagnostic(
+                code="tag.malformed",
+                severity="warning",
+                message="m",
+                start=start,
+                end=end,
+                line=line,
+                column=column,
+                field=field,
+            )
+            assert fast == slow
+            assert fast.model_fields_set == slow.model_fields_set
+            assert fast.to_wire() == slow.to_wire()
+            assert list(fast.__dict__) == list(slow.__dict__)
 
 
 # Payloads whose regrouping grows one part token by token (§6.6): each new token asks what

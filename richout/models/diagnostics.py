@@ -58,11 +58,10 @@ _SPAN_START, _SPAN_END = attrgetter("start"), attrgetter("end")
 _NO_END = 1 << 62
 
 
-def diagnostic(
+def diagnostic(  # noqa: PLR0917 - Diagnostics.build passes all eight by position
     code: str,
     severity: Severity,
     message: str,
-    *,
     start: int | None,
     end: int | None,
     line: int | None,
@@ -73,7 +72,9 @@ def diagnostic(
 
     Built directly: an input with tens of thousands of findings (one per malformed tag)
     spent more on the generic record builder than on finding them. Equal to the validated
-    record, fields set and wire form included (``tests/test_adversarial.py``).
+    record, fields set and wire form included (``tests/test_adversarial.py``). The fields
+    may be given by position (:meth:`Diagnostics.build`'s hundred thousand calls: a keyword
+    call was a fifth of a record).
     """
     obj = _new(Diagnostic)
     set_dict(
@@ -288,26 +289,8 @@ class Diagnostics:
                     k = bisect_right(starts, start) - 1
                 lo, hi = starts[k], starts[k + 1] if k < last else _NO_END
             # Values computed here, of the declared types: validating each of thousands of
-            # records (one per malformed tag) cost more than finding them. diagnostic()
-            # inlined: its keyword call was a fifth of a record (117k of them a megabyte).
-            obj = _new(Diagnostic)
-            set_dict(
-                obj,
-                {
-                    "code": code,
-                    "severity": severity,
-                    "message": message,
-                    "start": start,
-                    "end": end,
-                    "line": k + 1,
-                    "column": start - lo + 1,
-                    "field": field,
-                },
-            )
-            set_fields_set(obj, _ALL_SET)
-            set_extra(obj, None)
-            set_private(obj, None)
-            append(obj)
+            # records (one per malformed tag) cost more than finding them.
+            append(diagnostic(code, severity, message, start, end, k + 1, start - lo + 1, field))
         return out
 
 
