@@ -473,7 +473,7 @@ class Walker:
                         or (self.explain and self._refused_token(m, ls, le))
                     ):
                         self._directive_line(ls, le, m)
-                elif m is None and not (
+                elif not (
                     # (a line of plain paths has a "/" where the head ends)
                     (h is None or raw.startswith("/", h.end())) and self._plain_paths(ls, le)
                 ):
