@@ -34,8 +34,8 @@ _STEP = st.one_of(
         st.just("extend_records"),
         st.tuples(st.lists(_FINDING, max_size=6), _MAPS, st.booleans()),
     ),
-    # another collector's records handed on whole, or after that collector grew (no longer
-    # all of its findings, so not taken with its keys)
+    # another collector's findings, adopted or handed on as records, and that collector
+    # growing afterwards
     st.tuples(
         st.just("collector"),
         st.tuples(st.lists(_FINDING, max_size=6), st.booleans(), st.booleans(), _FINDING),
@@ -95,10 +95,13 @@ def test_the_collector_keeps_the_first_of_each_key_in_start_then_code_order(
             other = Diagnostics("x" * 40)
             other.extend_records(found)
             handed = other.records()
-            if grows:
-                other.add(extra[1], extra[3], extra[4], extra[0], extra[2])
             held = {(g[1], g[0]) for g in oracle if g[1] in PER_CONSTRUCT}
-            diags.extend_records(handed, once_per_construct=once)
+            # adopted whole into an empty collector, else handed on as records
+            assert diags.adopt(other) == (not oracle)
+            if oracle:
+                diags.extend_records(handed, once_per_construct=once)
+            if grows:  # a finding the other collector gets afterwards is its own
+                other.add(extra[1], extra[3], extra[4], extra[0], extra[2])
             for f in handed:
                 if not (once and (f[1], f[0]) in held):
                     take(f)

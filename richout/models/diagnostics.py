@@ -33,7 +33,6 @@ __all__ = [
     "Deferred",
     "Diagnostics",
     "Finding",
-    "Findings",
     "built_diagnostics",
     "deferred",
     "diagnostic",
@@ -41,6 +40,7 @@ __all__ = [
     "has_findings",
     "mapped_spans",
     "patch_of",
+    "pending_findings",
     "spans_of",
     "stage_findings",
 ]
@@ -102,23 +102,6 @@ def diagnostic(  # noqa: PLR0917 - Diagnostics.build passes all eight by positio
 #: it), so their ranges for it can differ in the end
 #: (:meth:`Diagnostics.extend_records` with ``once_per_construct``).
 PER_CONSTRUCT = frozenset({"tag.in_code", "tag.malformed", "tag.unknown"})
-
-
-class Findings(list[Finding]):
-    """:meth:`Diagnostics.records`: a collector's findings in :meth:`Diagnostics.build`'s
-    order, with the collector they came from, for :meth:`Diagnostics.extend_records` to take
-    them whole with their keys. A caller must not change the list."""
-
-    __slots__ = ("source",)
-
-    def __init__(self, found: list[Finding], source: Diagnostics) -> None:
-        super().__init__(found)
-        self.source = source
-
-    def whole(self) -> bool:
-        """Are these still all of the source's findings? (A collector only grows, and never
-        holds two findings with one key, so its keys are these findings' keys.)"""
-        return len(self) == len(self.source._items)
 
 
 class Diagnostics:
@@ -221,14 +204,6 @@ class Diagnostics:
             if any(code in PER_CONSTRUCT for _, code, _, _, _, _ in records):
                 held = {(code, start) for start, code, _, _, _, _ in items if code in PER_CONSTRUCT}
         if offset_map is None and not items:
-            if type(records) is Findings and records.whole():
-                # Another collector's findings, all of them: its keys are theirs, and its
-                # order is build()'s (a view's split hands on 117k findings of a megabyte of
-                # refused directive lines, which a key apiece and a second sort cost 4%).
-                items.extend(records)
-                seen.update(records.source._seen)
-                self._sorted = True
-                return
             # Into an empty collector, unmoved: taken whole when no two share a key (another
             # collector's findings never do), in their order, as the loop below would.
             found = records if isinstance(records, list) else list(records)
@@ -251,10 +226,22 @@ class Diagnostics:
                 seen.add(key)
                 items.append((s, code, e, severity, message, field))
 
-    def records(self) -> Findings:
+    def records(self) -> list[Finding]:
         """The findings as ``(start, code, end, severity, message, field)``, in :meth:`build`'s
         order, for a caller that turns them into its own records (no model per finding)."""
-        return Findings(self._in_order(), self)
+        return list(self._in_order())
+
+    def adopt(self, other: Diagnostics) -> bool:
+        """Take every finding of ``other`` (a collector over the same input, unmoved), with
+        its keys and in its order, when this collector holds none; False, having taken
+        nothing, when it holds some. A view's split hands on 117k findings of a megabyte of
+        refused directive lines, which :meth:`extend_records` keyed and sorted again."""
+        if self._items:
+            return False
+        self._items = list(other._in_order())
+        self._seen = set(other._seen)
+        self._sorted = True
+        return True
 
     def _in_order(self) -> list[Finding]:
         if not self._sorted:
@@ -357,6 +344,12 @@ def _pending(result: Explained) -> Deferred | None:
     if isinstance(explainer, Deferred) and private.get("_explanation") is None:
         return explainer
     return None
+
+
+def pending_findings(result: Explained) -> Diagnostics | None:
+    """The collector of a :func:`deferred` result not yet read, else None."""
+    pending = _pending(result)
+    return None if pending is None else pending.findings
 
 
 def findings_of(result: Explained) -> list[Finding] | None:

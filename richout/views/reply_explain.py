@@ -24,6 +24,7 @@ from richout.models.diagnostics import (
     Finding,
     mapped_spans,
     patch_of,
+    pending_findings,
     spans_of,
     stage_findings,
 )
@@ -131,6 +132,12 @@ def _add_stage(
     constructs (``media/pipeline.py``, ``_TAG_CODES_KEPT``): the reply-tag findings it could
     not get right for this view (no current message id, reply tags left in place) are the
     reply stage's alone."""
+    if not starts and to_input is None:
+        # All of the split's findings, unmoved, into the view's empty collector: taken with
+        # their keys and order.
+        source = pending_findings(result)
+        if source is not None and diags.adopt(source):
+            return
     kept = _without_malformed_at(stage_findings(result), starts, to_input)
     # The reply stage reads the split's text: a construct both read is reported once, as
     # the split read it (its range can end differently in the trimmed text).
