@@ -824,8 +824,8 @@ def test_refused_token_lines_read_as_the_payload_steps_read_them(
 @pytest.mark.pure_python(why="counts calls of Walker._refused_token, a compiled class's method")
 def test_the_refused_token_shortcut_is_taken_on_refused_tokens() -> None:
     """Not vacuous: refused tokens (hidden and counted, removed as local, or kept) are decided
-    by the shortcut; a token the bare-filename fallback accepts, a refused one a closing
-    backtick follows, and a payload of two tokens are not."""
+    by the shortcut; a token the bare-filename fallback accepts and a refused one a closing
+    backtick follows are declined, and a payload of two tokens is never offered to it."""
     taken, got = _split_recording(
         "_refused_token",
         "Here:\nMEDIA:../a.png\nMEDIA:http://x/b.png\nMEDIA:~bob/c.png\nMEDIA:word\n"
