@@ -104,8 +104,7 @@ class CodeMap:
         self._src = text = lf_lines(text)  # what every reading below reads
         self._like = like
         self._needs = needs_code_parse(text)
-        #: can the text hold a code block at all (None: not asked yet; a line question does)
-        self._blocks: bool | None = None
+        self._blocks: bool | None = None  # can it hold a code block? (asked by a line)
         self._full: CodeParse | None = None
         self._fences: FenceScan | None = None
         self._refdefs: bool | None = None
@@ -128,8 +127,6 @@ class CodeMap:
         self._last_line: tuple[int, int, int, list[tuple[int, int]]] | None = None
         self._pieces: Pieces | None = None  # the pieces parsed
 
-    # ------------------------------------------------------------------ exact answers
-
     def full(self) -> CodeParse:
         """The full CommonMark parse (computed once)."""
         if self._full is None:
@@ -149,18 +146,12 @@ class CodeMap:
         """Every code region (blocks and inline spans), sorted."""
         return self.full().regions
 
-    # ------------------------------------------------------------------ questions
-
     def line_in_block(self, start: int, end: int) -> bool:
         """Does the line ``[start, end)`` overlap a fenced or indented code block (MEDIA 4.3)?
         ``start`` is the offset of a line start, ``end`` the offset of its ``\\n`` (or EOF)."""
-        blocks = self._blocks
-        if blocks is None:
-            # Most replies with inline code hold no fence run and no four-column indent:
-            # four substring tests then answer every line, without the fence scan (about
-            # 2 µs of a reply with one directive line).
-            blocks = self._blocks = self._needs and may_have_blocks(self._src)
-        if not blocks:
+        if self._blocks is None:  # (no fence run or 4-column indent: no fence scan needed)
+            self._blocks = self._needs and may_have_blocks(self._src)
+        if not self._blocks:
             return False
         find = self._src.find
         cut = find("\n", start, end) if self._src is not self.text else -1
@@ -252,8 +243,6 @@ class CodeMap:
         if self._pieces is None:
             self._pieces = Pieces(self._src, self._has_definitions(), self._scan().lines())
         return self._pieces.around(pos)
-
-    # ------------------------------------------------------------------ fast paths
 
     def _scan(self) -> FenceScan:
         if self._fences is None:
