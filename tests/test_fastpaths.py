@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_security_remote import HOSTNAME_TABLE, REMOTE_TABLE
 
@@ -592,6 +592,7 @@ def _compare_shortcut(
         (media_walk, "read_clean_token", media_payload.analyse_payload),
         (media_payload, "plain_path_run", lambda *args: False),
         (media_payload, "_WORDS_AND_SPACES", never),
+        (media_payload, "CAPTIONED_URL", never),
         (media_fates, "WORD_TOKEN", never),
         (media_fates, "APART_MIN_TOKENS", 1 << 62),
         (media_regroup, "WORD_TOKEN", never),
@@ -838,6 +839,81 @@ def test_the_refused_token_shortcut_is_taken_on_refused_tokens() -> None:
     assert got.rejected_media_count == 5 and got.text == "Here:\nMEDIA:word"
     codes = [d.code for d in got.diagnostics]
     assert codes.count("media.line_removed") == 5 and "media.remote.not_https" in codes
+
+
+# Lines of a URL and its caption (the payload steps' captioned-URL lane), accepted (quiet or
+# not, kept or refused by the policy) or refused, with blanks, backticks, a second MEDIA: and
+# words the shape does not take, for the explained walk's shortcut for such a line
+# (Walker._caption).
+_CAPTION_LINE = st.builds(
+    lambda lead, head, gap, url, words, tail: f"{lead}{head}{gap}{url}{words}{tail}",
+    st.sampled_from(["", "", "", " ", "\t", "    ", "- ", "> "]),
+    st.sampled_from(["MEDIA:", "MEDIA:", "media:", "MEDıA:"]),
+    st.sampled_from(["", " ", "\t", "`", " `"]),
+    st.sampled_from(
+        [
+            "http://x/a.png",
+            "HTTP://x/a.png",
+            "https://localhost/a.png",
+            "https://127.0.0.1/b.mp3",
+            "https://example.com/c.png",
+            "https://cdn.example.org/d",
+            "https://example.com/f.png.",
+            "http://x/MEDIA:y",
+            "https://a_b.example/e.png",
+            "https://x",
+        ]
+    ),
+    st.lists(
+        st.sampled_from([" word", "  two", "\tthree", " a-b_c", " x.png", " MEDIA:z", " 9"]),
+        max_size=3,
+    ).map("".join),
+    st.sampled_from(["", "", "", "", " ", "\t", "`", ".", "\u00a0"]),
+)
+_CAPTION_REPLY = st.builds(
+    lambda before, lines, breaks, after: before + _joined(lines, breaks) + after,
+    _AROUND,
+    st.lists(st.one_of(_CAPTION_LINE, _DIRECTIVE), min_size=1, max_size=4),
+    _BREAKS,
+    _AFTER,
+)
+
+
+@pytest.mark.pure_python(why="replaces Walker._caption, a compiled class's method")
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_CAPTION_REPLY, _PROFILES, st.booleans())
+# (a payload whose whole-payload fallback fails for a reason of its own: the host "x word")
+@example("Here:\nMEDIA:https://x word\nDone.", "next", False)
+@example("MEDIA:https://x  two words", "release-2026.9.6", True)
+def test_caption_lines_read_as_the_payload_steps_read_them(
+    text: str, profile: str, narrow: bool
+) -> None:
+    """The explained walk's shortcut for a line of a URL and its caption changes no output
+    and no explanation of any pipeline, in any profile, with or without a gateway policy
+    (the general side reads captioned payloads by the general steps too)."""
+    _assert_shortcut_changes_nothing("_caption", text, profile, narrow)
+
+
+@pytest.mark.pure_python(why="counts calls of Walker._caption, a compiled class's method")
+def test_the_caption_shortcut_is_taken_on_captioned_urls() -> None:
+    """Not vacuous: URLs with a caption, accepted and quiet or refused (an http: one, a
+    blocked host, a second MEDIA: in the URL), are decided by the shortcut; an accepted URL
+    §17.3 warns about, blanks after the caption and a caption the shape does not take are
+    declined, and a line whose payload does not start with "http" is never offered to it."""
+    taken, got = _split_recording(
+        "_caption",
+        "Here:\nMEDIA:http://x/a.png word\nMEDIA: https://localhost/b.png two words\n"
+        "MEDIA:http://x/MEDIA:y z\nMEDIA:https://example.com/c.png cap\n"
+        "MEDIA:https://example.com/g.png. cap\n"
+        "MEDIA:http://x/d.png word \nMEDIA:http://x/e.png x.png\nMEDIA:../f.png g",
+        explain=True,
+    )
+    assert taken == [True, True, True, True, False, False, False]
+    assert got.media_urls == ["https://example.com/c.png", "https://example.com/g.png."]
+    codes = [d.code for d in got.diagnostics]
+    assert codes.count("media.remote.not_https") == 4
+    assert "media.remote.host_blocked" in codes and "media.multiple_on_line" in codes
+    assert codes.count("media.leftover_text") == 2
 
 
 @pytest.mark.pure_python(why="counts calls of Walker methods, a compiled class's")

@@ -768,7 +768,7 @@ def test_a_url_and_words_read_as_the_general_steps() -> None:
         toks += [rng.choice(_CAPTION_WORDS[:4]) for _ in range(rng.choice([0, 1, 2, 20]))]
         seps = [rng.choice([" ", "  ", "\t"] if i % 3 else [" ", "\u00a0"]) for _ in toks]
         p = _assert_lanes_read_as_the_general_steps(rng, toks, seps)
-        taken += pl._CAPTIONED_URL.fullmatch(p) is not None and len(p) <= 4096
+        taken += pl.CAPTIONED_URL.fullmatch(p) is not None and len(p) <= 4096
     assert taken > 1000, taken  # not vacuous: the lane answered for many payloads
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from operator import eq, itemgetter
-from typing import Any
+from typing import Any, Protocol
 
 from richout.media.cleaning import clean
 from richout.media.explain_items import ITEM_KEY, item_checks, speaks
@@ -18,12 +18,13 @@ from richout.media.explain_lines import shown
 from richout.media.lines import DirectiveLine, next_directive_token, says_nothing
 from richout.media.payload import Judge, PayloadResult
 from richout.media.regroup import WORD_CHARS
+from richout.models.base import Severity
 from richout.models.diagnostics import Diagnostics, Finding
 from richout.policy import Verdict
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import js_rtrim, js_trim
 
-__all__ = ["directive_checks", "refused_token_findings"]
+__all__ = ["caption_findings", "directive_checks", "refused_token_findings"]
 
 
 def _visibility(outcome: str, visible_part: bool, counted: bool = False) -> str:
@@ -106,7 +107,65 @@ def refused_token_findings(
         found.append((ms, "media.line_removed", le, "warning", _removed(counted), None))
 
 
-def _reject(diag: Diagnostics, verdict: Verdict, start: int, end: int, tail: str) -> None:
+def caption_findings(
+    found: list[Finding],
+    judge: Judge,
+    raw: str,
+    d: DirectiveLine,
+    rejected: list[tuple[int, int, str, bool, bool]],
+    *,
+    counted: int,
+) -> None:
+    """§17.2-§17.3 for a directive line ``d`` whose payload is a URL and its caption
+    (:data:`~richout.media.payload.CAPTIONED_URL`, no blanks around) with the URL accepted
+    and quiet, or refused as a part and as the whole payload, which the walk decided itself
+    (:mod:`richout.media.captioned`): the findings :func:`directive_checks` makes of the
+    payload steps' reading of such a line, appended to ``found``. ``rejected`` are that
+    reading's refused parts as it lists them (the words, after the URL when it was refused),
+    and ``counted`` the references it hid. Accepted, its leftovers are the words; refused,
+    its fallback is the whole payload, which ends the line with nothing to trim, and its
+    parts are not all words. The records are made by the functions the general reading's
+    are made by.
+    """
+    ps, le = d.payload, d.end
+    k = next_directive_token(raw, ps, le)
+    if k >= 0:
+        found.append((k, "media.multiple_on_line", le, "warning", _MULTIPLE_ON_LINE, None))
+    sink = _Found(found)
+    codes = _reject_parts(sink, judge, d, ps=ps, rejected=rejected, visible=True)
+    if d.outcome == "accepted":
+        a, b = ps + rejected[0][0], ps + rejected[-1][1]
+        sink.add("media.leftover_text", "warning", _leftover_message(raw[a:b]), a, b)
+        return
+    verdict = judge.verdict(raw[ps:le], True, True)
+    if verdict.code not in codes:
+        _reject(sink, verdict, ps, le, _visibility(d.outcome, True))
+    if d.outcome == "removed":
+        found.append((d.match, "media.line_removed", le, "warning", _removed(counted), None))
+
+
+class _Sink(Protocol):
+    """Where the part records go: a collector, or a walk's findings (:class:`_Found`)."""
+
+    def add(self, code: str, severity: Severity, message: str, start: int, end: int) -> None:
+        """Record one finding over ``[start, end)``."""
+
+
+class _Found:
+    """A walk's findings list taking records as a collector does (:meth:`add`); the
+    collector they are handed to drops duplicates as its own ``add`` would."""
+
+    __slots__ = ("found",)
+
+    def __init__(self, found: list[Finding]) -> None:
+        self.found = found
+
+    def add(self, code: str, severity: Severity, message: str, start: int, end: int) -> None:
+        """Append one finding over ``[start, end)``."""
+        self.found.append((start, code, end, severity, message, None))
+
+
+def _reject(diag: _Sink, verdict: Verdict, start: int, end: int, tail: str) -> None:
     """Record why a candidate was rejected (its ``verdict``) over ``[start, end)``."""
     if verdict.ok or verdict.code is None:
         return
@@ -121,7 +180,7 @@ _CANDIDATE_SPACES = itemgetter(2, 3)
 
 
 def _reject_parts(
-    diag: Diagnostics,
+    diag: _Sink,
     judge: Judge,
     d: DirectiveLine,
     *,
@@ -270,15 +329,15 @@ def _accepted_line(
     if res.leftovers:
         a = res.leftovers[0][0]
         b = res.leftovers[-1][1]
-        diag.add(
-            "media.leftover_text",
-            "warning",
-            f"{shown(payload[a:b])} was not part of an accepted reference and stays "
-            "visible as text; quote references that contain spaces and put prose on its "
-            "own line",
-            ps + a,
-            ps + b,
-        )
+        diag.add("media.leftover_text", "warning", _leftover_message(payload[a:b]), ps + a, ps + b)
+
+
+def _leftover_message(text: str) -> str:
+    """The media.leftover_text message for the leftover ``text`` of an accepted line."""
+    return (
+        f"{shown(text)} was not part of an accepted reference and stays visible as text; "
+        "quote references that contain spaces and put prose on its own line"
+    )
 
 
 _BOUNDS = itemgetter(0, 1)

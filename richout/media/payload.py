@@ -59,6 +59,7 @@ from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import JS_WS, JS_WS_CLASS, has_js_ws, js_trim
 
 __all__ = [
+    "CAPTIONED_URL",
     "Item",
     "Judge",
     "PayloadResult",
@@ -98,7 +99,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         # A URL and its caption, asked first (a megabyte of such lines asked three lanes
         # before): no payload of words, of plain paths or of a spaced path starts so (a word
         # holds no ':', the others start at a root).
-        captioned = _CAPTIONED_URL.fullmatch(p)
+        captioned = CAPTIONED_URL.fullmatch(p)
         if captioned is not None and _captioned_url(p, captioned, judge, res):
             return res
     if is_words_payload(p):
@@ -114,7 +115,7 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
         spaced = SPACED_PATH.fullmatch(p)
         if spaced is not None and ".." not in p and names_join(p, spaced):
             return spaced_path(p, spaced, res)
-        captioned = None if url_first else _CAPTIONED_URL.fullmatch(p)
+        captioned = None if url_first else CAPTIONED_URL.fullmatch(p)
         if captioned is not None and _captioned_url(p, captioned, judge, res):
             return res
         quoted = QUOTED_PATH.fullmatch(p)
@@ -129,11 +130,11 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
 #: A plain ``http://`` or ``https://`` URL, then blank-separated :data:`WORD_TOKEN` words,
 #: blanks around (:func:`_captioned_url`). The URL holds no wrapper, quote, bracket, comma
 #: or backslash, so cleaning keeps it whole and no JSON tail can be cut from the payload.
-_CAPTIONED_URL = re.compile(f"[ \t]*(https?://[{URL_CHARS}]+)((?:[ \t]+[{WORD_CHARS}]+)+)[ \t]*")
+CAPTIONED_URL = re.compile(f"[ \t]*(https?://[{URL_CHARS}]+)((?:[ \t]+[{WORD_CHARS}]+)+)[ \t]*")
 
 
 def _captioned_url(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
-    """The steps for a :data:`_CAPTIONED_URL` payload (at most ``MAX_REFERENCE_UNITS``
+    """The steps for a :data:`CAPTIONED_URL` payload (at most ``MAX_REFERENCE_UNITS``
     long), filling ``res``; False, with ``res`` untouched, when the whole-payload fallback
     accepts it (the general steps read that rare case).
 

@@ -1,0 +1,105 @@
+"""An explained directive line of a URL and its caption, decided without a payload reading.
+
+The payload steps read ``MEDIA:https://…/a.png the chart`` by their captioned-URL lane
+(:data:`~richout.media.payload.CAPTIONED_URL`): the URL is the one part that can be a
+reference, each word a part refused and left visible. Explaining, the walk kept that reading
+(a :class:`~richout.media.fates.PayloadResult` with its lists) for
+:func:`~richout.media.explain_directives.directive_checks` to read back; a megabyte of such
+lines spent about a third of its explained time building and reading it. Here the line is
+recorded as the general path records it and its findings are made at once
+(:func:`~richout.media.explain_directives.caption_findings`), with no payload result.
+``tests/test_fastpaths.py`` compares every output and the whole explanation with the
+general path.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from richout.media.explain_directives import caption_findings
+from richout.media.lines import (
+    DirectiveLine,
+    LineChange,
+    SegmentItem,
+    Walk,
+    leftover_text,
+    says_nothing,
+)
+from richout.media.payload import CAPTIONED_URL
+from richout.models import span_record
+from richout.policy.verdict import MAX_REFERENCE_UNITS
+from richout.profiles import Profile
+from richout.text.chars import collapse_blank_runs
+
+__all__ = ["caption_line"]
+
+
+def caption_line(walk: Walk, raw: str, ps: int, ls: int, le: int, *, profile: Profile) -> bool:
+    """Record the line ``raw[ls:le]`` (blanks, ``MEDIA:``, blanks, then its payload at ``ps``)
+    in ``walk`` with its §17.2-§17.3 findings when the payload is a URL and its caption
+    (:data:`~richout.media.payload.CAPTIONED_URL`, no blanks after it), the URL either
+    accepted (a quiet value the gateway's policy keeps) or refused with the whole payload;
+    False, having recorded nothing, otherwise (the general path reads it).
+
+    What the general path does with such a line: an accepted URL is delivered and the words
+    stay as the line's text; a refused one, having a scheme, is hidden and counted where
+    the profile hides refusals, and the line is then removed, else the line is kept as text.
+    Every word is a refused part left visible.
+    """
+    if le - ps > MAX_REFERENCE_UNITS:
+        return False  # (the payload lane's bound: the general steps read longer payloads)
+    m = CAPTIONED_URL.fullmatch(raw, ps, le)
+    if m is None or m.end(2) != le:
+        return False  # not the shape, or blanks after it: the general steps trim and explain
+    b = m.end(1)
+    token = raw[ps:b]
+    judge = walk.judge
+    accepted = judge.ok(token)
+    if accepted:
+        if not says_nothing(token) or not judge.narrowed(token).ok:
+            return False  # §17.3 speaks of it, or the policy refuses it: the general path
+    elif judge.ok(raw[ps:le], True, True):
+        return False  # the whole-payload fallback accepts it: the general steps
+    hidden = not accepted and profile.hide_rejected
+    # The payload steps' parts after the URL, offsets in the payload: each word.
+    payload = raw[ps:le]
+    words: list[tuple[int, int]] = []
+    rejected: list[tuple[int, int, str, bool, bool]] = []
+    at = b - ps
+    for word in raw[b:le].split():
+        x = payload.find(word, at)
+        at = x + len(word)
+        words.append((x, at))
+        rejected.append((x, at, word, True, True))
+    ms = raw.find(":", ls) - 5  # the line opens with [ \t]*MEDIA:
+    segments: list[SegmentItem] = []
+    outcome: Literal["accepted", "removed", "kept"]
+    if accepted:
+        outcome = "accepted"
+        walk.consumed = True
+        walk.media.append(token)
+        walk.spans.append(span_record("media", ms, le, token))
+        segments.append(("media", token))
+        cleaned, kept = leftover_text(payload, words)
+        base, sep = ps, " "
+    else:
+        # The URL is the first part, hidden where the profile hides it.
+        rejected.insert(0, (0, b - ps, token, True, not hidden))
+        if hidden:
+            walk.rejected_count += 1
+            walk.consumed = True
+            outcome = "removed"
+            cleaned = collapse_blank_runs(raw[ls:ms])
+            kept = [(ls, ms)]
+        else:
+            outcome = "kept"
+            cleaned = collapse_blank_runs(raw[ls:le])
+            kept = [(ls, le)]
+        base, sep = 0, ""
+    if cleaned:
+        segments.append(("text", cleaned))
+    walk.changes.append(LineChange(ls, le, cleaned or None, segments, kept, base, sep))
+    d = DirectiveLine(ls, le, ms, ps, None, outcome, not cleaned)
+    walk.directives.append(d)
+    caption_findings(walk.findings, judge, raw, d, rejected, counted=1 if hidden else 0)
+    return True
