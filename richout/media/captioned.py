@@ -23,13 +23,13 @@ from richout.media.lines import (
     SegmentItem,
     Walk,
     leftover_text,
+    refused_change,
     says_nothing,
 )
 from richout.media.payload import CAPTIONED_URL
 from richout.models import span_record
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.profiles import Profile
-from richout.text.chars import collapse_blank_runs
 
 __all__ = ["caption_line"]
 
@@ -72,34 +72,27 @@ def caption_line(walk: Walk, raw: str, ps: int, ls: int, le: int, *, profile: Pr
         words.append((x, at))
         rejected.append((x, at, word, True, True))
     ms = raw.find(":", ls) - 5  # the line opens with [ \t]*MEDIA:
-    segments: list[SegmentItem] = []
     outcome: Literal["accepted", "removed", "kept"]
     if accepted:
         outcome = "accepted"
         walk.consumed = True
         walk.media.append(token)
         walk.spans.append(span_record("media", ms, le, token))
-        segments.append(("media", token))
+        segments: list[SegmentItem] = [("media", token)]
         cleaned, kept = leftover_text(payload, words)
-        base, sep = ps, " "
+        if cleaned:
+            segments.append(("text", cleaned))
+        change = LineChange(ls, le, cleaned or None, segments, kept, ps, " ")
     else:
         # The URL is the first part, hidden where the profile hides it.
         rejected.insert(0, (0, b - ps, token, True, not hidden))
+        outcome = "removed" if hidden else "kept"
         if hidden:
             walk.rejected_count += 1
             walk.consumed = True
-            outcome = "removed"
-            cleaned = collapse_blank_runs(raw[ls:ms])
-            kept = [(ls, ms)]
-        else:
-            outcome = "kept"
-            cleaned = collapse_blank_runs(raw[ls:le])
-            kept = [(ls, le)]
-        base, sep = 0, ""
-    if cleaned:
-        segments.append(("text", cleaned))
-    walk.changes.append(LineChange(ls, le, cleaned or None, segments, kept, base, sep))
-    d = DirectiveLine(ls, le, ms, ps, None, outcome, not cleaned)
+        change = refused_change(raw, ls, ms, le, removed=hidden)
+    walk.changes.append(change)
+    d = DirectiveLine(ls, le, ms, ps, None, outcome, change.replacement is None)
     walk.directives.append(d)
     caption_findings(walk.findings, judge, raw, d, rejected, counted=1 if hidden else 0)
     return True

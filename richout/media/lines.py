@@ -41,6 +41,7 @@ __all__ = [
     "next_directive_token",
     "passes_rule1",
     "payload_start",
+    "refused_change",
     "says_nothing",
 ]
 
@@ -117,6 +118,16 @@ def leftover_text(
     if len(leftovers) > 1 and joined == payload[first:last]:
         return collapse_blank_runs(joined), [(first, last)]
     return collapse_blank_runs(joined), leftovers
+
+
+def refused_change(raw: str, ls: int, ms: int, le: int, *, removed: bool) -> LineChange:
+    """The change a directive line ``raw[ls:le]`` (``MEDIA:`` at ``ms``) makes when nothing
+    on it was delivered (§9): ``removed``, the text before ``MEDIA:`` stays; else the whole
+    line stays; either with its blank runs collapsed, and as the line's one text segment
+    unless it is empty. (The walk's general path and its refused-line shortcuts share it.)"""
+    cleaned = collapse_blank_runs(raw[ls : ms if removed else le])
+    segments: list[SegmentItem] = [("text", cleaned)] if cleaned else []
+    return LineChange(ls, le, cleaned or None, segments, [(ls, ms if removed else le)])
 
 
 @dataclass(slots=True)

@@ -17,12 +17,11 @@ import re
 from typing import Literal
 
 from richout.media.explain_directives import refused_token_findings
-from richout.media.lines import DirectiveLine, LineChange, SegmentItem, Walk
+from richout.media.lines import DirectiveLine, Walk, refused_change
 from richout.media.single_token import rooted_or_schemed
 from richout.policy import strip_file_prefix
 from richout.policy.local import looks_local
 from richout.profiles import Profile
-from richout.text.chars import collapse_blank_runs
 
 __all__ = ["refused_token_line"]
 
@@ -53,20 +52,14 @@ def refused_token_line(
     ms = raw.find(":", ls) - 5  # the line opens with [ \t]*MEDIA:
     if hidden:
         walk.rejected_count += 1
-    outcome: Literal["removed", "kept"]
-    if hidden or local or strip_file_prefix(token) != token:
-        outcome = "removed"
+    removed = hidden or local or strip_file_prefix(token) != token
+    if removed:
         walk.consumed = True
-        cleaned = collapse_blank_runs(raw[ls:ms])
-        kept = [(ls, ms)]
-    else:
-        outcome = "kept"
-        cleaned = collapse_blank_runs(raw[ls:le])
-        kept = [(ls, le)]
-    segments: list[SegmentItem] = [("text", cleaned)] if cleaned else []
-    walk.changes.append(LineChange(ls, le, cleaned or None, segments, kept))
+    change = refused_change(raw, ls, ms, le, removed=removed)
+    walk.changes.append(change)
     ps = m.start(2)
-    walk.directives.append(DirectiveLine(ls, le, ms, ps, None, outcome, not cleaned))
+    outcome: Literal["removed", "kept"] = "removed" if removed else "kept"
+    walk.directives.append(DirectiveLine(ls, le, ms, ps, None, outcome, change.replacement is None))
     line = (ms, ps, le)
     verdict = judge.verdict(token, True, True)
     counted = 1 if hidden else 0

@@ -35,6 +35,7 @@ from richout.media.lines import (
     passes_rule1,
     payload_start,
     record_references,
+    refused_change,
     says_nothing,
 )
 from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
@@ -378,8 +379,6 @@ class Walker:
         clean = plain is not None and ps == plain.start(2) and plain.end(2) == le  # one token
         res = (read_clean_token if clean else analyse_payload)(raw[ps:le], walk.judge)
         narrowed = self._narrow(res) if walk.judge.policy is not None and res.accepted else []
-        before = raw[ls:ms]
-        segs: list[SegmentItem] = []
         outcome: Literal["accepted", "removed", "kept"]
         if res.counted:
             walk.rejected_count += len(res.counted)
@@ -387,29 +386,25 @@ class Walker:
         if res.accepted:
             outcome = "accepted"
             walk.consumed = True
+            before = raw[ls:ms]
             text = collapse_blank_runs(before) if before else ""
-            if text:
-                segs.append(("text", text))
-            payload = raw[ps:le]
+            segs: list[SegmentItem] = [("text", text)] if text else []
             record_references(walk, res.accepted, segs, span_of=(ms, le) if self.explain else None)
-            cleaned, kept = leftover_text(payload, res.leftovers)
-            base, sep = ps, " "
-        elif res.looks_local or res.counted:
-            outcome = "removed"
-            walk.consumed = True
-            cleaned = collapse_blank_runs(before)
-            kept, base, sep = [(ls, ms)], 0, ""
+            cleaned, kept = leftover_text(raw[ps:le], res.leftovers)
+            if cleaned:
+                segs.append(("text", cleaned))
+            change = LineChange(ls, le, cleaned or None, segs, kept, ps, " ")
         else:
-            outcome = "kept"
-            cleaned = collapse_blank_runs(raw[ls:le])
-            kept, base, sep = [(ls, le)], 0, ""
-        if cleaned:
-            segs.append(("text", cleaned))
-        walk.changes.append(LineChange(ls, le, cleaned or None, segs, kept, base, sep))
+            removed = res.looks_local or bool(res.counted)
+            outcome = "removed" if removed else "kept"
+            if removed:
+                walk.consumed = True
+            change = refused_change(raw, ls, ms, le, removed=removed)
+        walk.changes.append(change)
         if self.explain:
             # Only the explanation reads the directive records (media/explain*.py).
             walk.directives.append(
-                DirectiveLine(ls, le, ms, ps, res, outcome, not cleaned, narrowed)
+                DirectiveLine(ls, le, ms, ps, res, outcome, change.replacement is None, narrowed)
             )
 
     def _narrow(self, res: PayloadResult) -> list[tuple[Item, Verdict]]:
