@@ -45,8 +45,13 @@ def refused_token_line(
         return False  # the backtick is part of the payload
     token = m.group(2)
     judge = walk.judge
-    if judge.ok(token) or judge.ok(token, False, True):
+    if judge.ok(token):
         return False  # accepted, maybe then narrowed or not quiet: the general path
+    # The verdict with both switches (a token holds no whitespace, so it is the one with
+    # bare filenames alone): the fallback's, and the one the findings give.
+    verdict = judge.verdict(token, True, True)
+    if verdict.ok:
+        return False  # the bare-filename fallback accepts it: the general path
     local = looks_local(token)
     hidden = profile.hide_rejected and (local or rooted_or_schemed(token))
     ms = raw.find(":", ls) - 5  # the line opens with [ \t]*MEDIA:
@@ -61,7 +66,6 @@ def refused_token_line(
     outcome: Literal["removed", "kept"] = "removed" if removed else "kept"
     walk.directives.append(DirectiveLine(ls, le, ms, ps, None, outcome, change.replacement is None))
     line = (ms, ps, le)
-    verdict = judge.verdict(token, True, True)
     counted = 1 if hidden else 0
     refused_token_findings(walk.findings, verdict, raw, line, outcome=outcome, counted=counted)
     return True
