@@ -593,6 +593,7 @@ def _compare_shortcut(
         (media_payload, "plain_path_run", lambda *args: False),
         (media_payload, "_WORDS_AND_SPACES", never),
         (media_payload, "CAPTIONED_URL", never),
+        (media_payload, "SPACED_PATH", never),
         (media_fates, "WORD_TOKEN", never),
         (media_fates, "APART_MIN_TOKENS", 1 << 62),
         (media_regroup, "WORD_TOKEN", never),
@@ -842,9 +843,9 @@ def test_the_refused_token_shortcut_is_taken_on_refused_tokens() -> None:
 
 
 # Lines of a URL and its caption (the payload steps' captioned-URL lane), accepted (quiet or
-# not, kept or refused by the policy) or refused, with blanks, backticks, a second MEDIA: and
-# words the shape does not take, for the explained walk's shortcut for such a line
-# (Walker._caption).
+# not, kept or refused by the policy) or refused, and of a rooted path written with spaces
+# (the spaced-path lane), with blanks, backticks, a second MEDIA:, ".." and words the shapes
+# do not take, for the explained walk's shortcut for such a line (Walker._caption).
 _CAPTION_LINE = st.builds(
     lambda lead, head, gap, url, words, tail: f"{lead}{head}{gap}{url}{words}{tail}",
     st.sampled_from(["", "", "", " ", "\t", "    ", "- ", "> "]),
@@ -862,10 +863,18 @@ _CAPTION_LINE = st.builds(
             "http://x/MEDIA:y",
             "https://a_b.example/e.png",
             "https://x",
+            "/tmp/a.png",
+            "/tmp/b",
+            "~/c.pdf",
+            "/tmp/../d.png",
+            "/tmp/e.",
+            "~x/f.png",
         ]
     ),
     st.lists(
-        st.sampled_from([" word", "  two", "\tthree", " a-b_c", " x.png", " MEDIA:z", " 9"]),
+        st.sampled_from(
+            [" word", "  two", "\tthree", " a-b_c", " x.png", " MEDIA:z", " 9", " My/x.pdf"]
+        ),
         max_size=3,
     ).map("".join),
     st.sampled_from(["", "", "", "", " ", "\t", "`", ".", "\u00a0"]),
@@ -885,35 +894,45 @@ _CAPTION_REPLY = st.builds(
 # (a payload whose whole-payload fallback fails for a reason of its own: the host "x word")
 @example("Here:\nMEDIA:https://x word\nDone.", "next", False)
 @example("MEDIA:https://x  two words", "release-2026.9.6", True)
+# (a later name with a "/" after a complete path: a part of its own, not absorbed)
+@example("MEDIA:/tmp/a.png My/x.pdf", "next", False)
 def test_caption_lines_read_as_the_payload_steps_read_them(
     text: str, profile: str, narrow: bool
 ) -> None:
-    """The explained walk's shortcut for a line of a URL and its caption changes no output
-    and no explanation of any pipeline, in any profile, with or without a gateway policy
-    (the general side reads captioned payloads by the general steps too)."""
+    """The explained walk's shortcut for a line of a URL and its caption, or of a path written
+    with spaces, changes no output and no explanation of any pipeline, in any profile, with
+    or without a gateway policy (the general side reads such payloads by the general steps
+    too)."""
     _assert_shortcut_changes_nothing("_caption", text, profile, narrow)
 
 
 @pytest.mark.pure_python(why="counts calls of Walker._caption, a compiled class's method")
 def test_the_caption_shortcut_is_taken_on_captioned_urls() -> None:
     """Not vacuous: URLs with a caption, accepted and quiet or refused (an http: one, a
-    blocked host, a second MEDIA: in the URL), are decided by the shortcut; an accepted URL
-    §17.3 warns about, blanks after the caption and a caption the shape does not take are
-    declined, and a line whose payload does not start with "http" is never offered to it."""
+    blocked host, a second MEDIA: in the URL), and paths written with spaces are decided by
+    the shortcut; an accepted URL §17.3 warns about, blanks after the caption, a caption the
+    shape does not take and a path with ".." are declined, and a line whose payload starts
+    with neither "http" nor a root is never offered to it."""
     taken, got = _split_recording(
         "_caption",
         "Here:\nMEDIA:http://x/a.png word\nMEDIA: https://localhost/b.png two words\n"
         "MEDIA:http://x/MEDIA:y z\nMEDIA:https://example.com/c.png cap\n"
         "MEDIA:https://example.com/g.png. cap\n"
-        "MEDIA:http://x/d.png word \nMEDIA:http://x/e.png x.png\nMEDIA:../f.png g",
+        "MEDIA:http://x/d.png word \nMEDIA:http://x/e.png x.png\nMEDIA:../f.png g\n"
+        "MEDIA:/tmp/h.png the chart\nMEDIA: ~/i j.pdf\nMEDIA:/tmp/../k.png l",
         explain=True,
     )
-    assert taken == [True, True, True, True, False, False, False]
-    assert got.media_urls == ["https://example.com/c.png", "https://example.com/g.png."]
+    assert taken == [True, True, True, True, False, False, False, True, True, False]
+    assert got.media_urls == [
+        "https://example.com/c.png",
+        "https://example.com/g.png.",
+        "/tmp/h.png the chart",
+        "~/i j.pdf",
+    ]
     codes = [d.code for d in got.diagnostics]
     assert codes.count("media.remote.not_https") == 4
     assert "media.remote.host_blocked" in codes and "media.multiple_on_line" in codes
-    assert codes.count("media.leftover_text") == 2
+    assert codes.count("media.leftover_text") == 2 and codes.count("media.words_absorbed") == 1
 
 
 @pytest.mark.pure_python(why="counts calls of Walker methods, a compiled class's")

@@ -10,21 +10,25 @@ from __future__ import annotations
 
 import re
 from operator import eq, itemgetter
-from typing import Any, Protocol
+from typing import Any
 
 from richout.media.cleaning import clean
 from richout.media.explain_items import ITEM_KEY, item_checks, speaks
 from richout.media.explain_lines import shown
 from richout.media.lines import DirectiveLine, next_directive_token, says_nothing
-from richout.media.payload import Judge, PayloadResult
+from richout.media.payload import Item, Judge, PayloadResult
 from richout.media.regroup import WORD_CHARS
-from richout.models.base import Severity
-from richout.models.diagnostics import Diagnostics, Finding
+from richout.models.diagnostics import Diagnostics, Finding, FindingList, Recorder
 from richout.policy import Verdict
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import js_rtrim, js_trim
 
-__all__ = ["caption_findings", "directive_checks", "refused_token_findings"]
+__all__ = [
+    "caption_findings",
+    "directive_checks",
+    "refused_token_findings",
+    "spaced_path_findings",
+]
 
 
 def _visibility(outcome: str, visible_part: bool, counted: bool = False) -> str:
@@ -131,7 +135,7 @@ def caption_findings(
     k = next_directive_token(raw, ps, le)
     if k >= 0:
         found.append((k, "media.multiple_on_line", le, "warning", _MULTIPLE_ON_LINE, None))
-    sink = _Found(found)
+    sink = FindingList(found)
     codes = _reject_parts(sink, judge, d, ps=ps, rejected=rejected, visible=True)
     if d.outcome == "accepted":
         a, b = ps + rejected[0][0], ps + rejected[-1][1]
@@ -144,28 +148,21 @@ def caption_findings(
         found.append((d.match, "media.line_removed", le, "warning", _removed(counted), None))
 
 
-class _Sink(Protocol):
-    """Where the part records go: a collector, or a walk's findings (:class:`_Found`)."""
-
-    def add(self, code: str, severity: Severity, message: str, start: int, end: int) -> None:
-        """Record one finding over ``[start, end)``."""
-
-
-class _Found:
-    """A walk's findings list taking records as a collector does (:meth:`add`); the
-    collector they are handed to drops duplicates as its own ``add`` would."""
-
-    __slots__ = ("found",)
-
-    def __init__(self, found: list[Finding]) -> None:
-        self.found = found
-
-    def add(self, code: str, severity: Severity, message: str, start: int, end: int) -> None:
-        """Append one finding over ``[start, end)``."""
-        self.found.append((start, code, end, severity, message, None))
+def spaced_path_findings(found: list[Finding], raw: str, d: DirectiveLine, item: Item) -> None:
+    """§17.3 for a directive line ``d`` whose payload is a rooted path written with spaces,
+    one accepted part (:func:`~richout.media.shapes.spaced_path`'s ``item``), which the walk
+    decided itself (:mod:`richout.media.captioned`): the findings :func:`directive_checks`
+    makes of the payload steps' reading of such a line (nothing is rejected or left beside
+    the part), appended to ``found``."""
+    ps, le = d.payload, d.end
+    k = next_directive_token(raw, ps, le)
+    if k >= 0:
+        found.append((k, "media.multiple_on_line", le, "warning", _MULTIPLE_ON_LINE, None))
+    if speaks(item.absorbed, item.cut, item.tail, item.source, item.value):
+        item_checks(FindingList(found), item, ps + item.start, ps + item.end)
 
 
-def _reject(diag: _Sink, verdict: Verdict, start: int, end: int, tail: str) -> None:
+def _reject(diag: Recorder, verdict: Verdict, start: int, end: int, tail: str) -> None:
     """Record why a candidate was rejected (its ``verdict``) over ``[start, end)``."""
     if verdict.ok or verdict.code is None:
         return
@@ -180,7 +177,7 @@ _CANDIDATE_SPACES = itemgetter(2, 3)
 
 
 def _reject_parts(
-    diag: _Sink,
+    diag: Recorder,
     judge: Judge,
     d: DirectiveLine,
     *,

@@ -14,7 +14,7 @@ from operator import attrgetter
 from richout.media.explain_lines import shown
 from richout.media.lines import says_nothing
 from richout.media.payload import Item
-from richout.models.diagnostics import Diagnostics
+from richout.models.diagnostics import Recorder
 from richout.policy import strip_file_prefix
 from richout.policy.local import (
     has_scheme_prefix,
@@ -49,7 +49,7 @@ def _is_second_branch_local(s: str) -> bool:
     return is_likely_local_path(s) and not has_scheme_prefix(s)
 
 
-def item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
+def item_checks(diag: Recorder, item: Item, start: int, end: int) -> None:
     """§17.3 for one accepted reference (``start``, ``end``: where it stands in the input).
 
     Not called for an item :func:`speaks` says nothing of: the caller asks that once per
@@ -63,7 +63,7 @@ def item_checks(diag: Diagnostics, item: Item, start: int, end: int) -> None:
 
 
 def _reading_checks(
-    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
+    diag: Recorder, item: Item, s: str, *, quoted: str, start: int, end: int
 ) -> None:
     """§17.3, how the payload was read: words absorbed into a path, a tag inside the
     reference, markup or a URL fragment taken for a relative path, a stray quote.
@@ -116,7 +116,7 @@ def _reading_checks(
 
 
 def _ending_checks(
-    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
+    diag: Recorder, item: Item, s: str, *, quoted: str, start: int, end: int
 ) -> None:
     """§17.3, how the reference ends: sentence punctuation, JSON after the extension or cut
     off after it, and a whole payload of several names taken as one name with spaces."""
@@ -163,7 +163,7 @@ def _ending_checks(
 
 
 def _wrapper_checks(
-    diag: Diagnostics, item: Item, s: str, *, quoted: str, start: int, end: int
+    diag: Recorder, item: Item, s: str, *, quoted: str, start: int, end: int
 ) -> None:
     """§17.3, what the reference wraps: a remote URL behind ``file:``, and ``.`` or ``..``
     segments in an inbound ``media://`` reference."""

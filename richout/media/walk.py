@@ -17,7 +17,7 @@ from typing import Literal
 
 from richout.markdown.codemap import CodeMap
 from richout.markdown.engine import ImageSpan, find_images
-from richout.media.captioned import caption_line
+from richout.media.captioned import spaced_path_line, url_caption_line
 from richout.media.fates import plain_path
 from richout.media.heads import HEAD, HEAD_STOPS, PLAIN_DIRECTIVE, plain_paths
 from richout.media.lines import (
@@ -290,10 +290,13 @@ class Walker:
         return refused_token_line(self.walk, self.raw, m, ls, le, profile=self.profile)
 
     def _caption(self, ps: int, ls: int, le: int) -> bool:
-        """Explaining, a line whose payload (at ``ps``) is a URL and its caption, recorded and
-        explained as the general path would (:func:`~richout.media.captioned.caption_line`);
-        False, having recorded nothing, for any other line."""
-        return caption_line(self.walk, self.raw, ps, ls, le, profile=self.profile)
+        """Explaining, a line whose payload (at ``ps``) is a URL and its caption or a path
+        written with spaces, recorded and explained as the general path would
+        (:mod:`richout.media.captioned`); False, having recorded nothing, for any other
+        line."""
+        if self.raw.startswith("http", ps):
+            return url_caption_line(self.walk, self.raw, ps, ls, le, profile=self.profile)
+        return spaced_path_line(self.walk, self.raw, ps, ls, le)
 
     def _record_quiet(self, ls: int, le: int, ps: int, tokens: list[str]) -> None:
         """Explaining a fast-path line (payload at ``ps``) whose ``tokens`` are all
@@ -477,12 +480,12 @@ class Walker:
                         self._directive_line(ls, le, m)
                 elif not (
                     # (a line of plain paths has a "/" where the head ends, one of a URL and
-                    # its caption "http")
+                    # its caption "http", one of a spaced path "/" or "~/")
                     ((h is None or raw.startswith("/", h.end())) and self._plain_paths(ls, le))
                     or (
                         self.explain
                         and h is not None
-                        and raw.startswith("http", h.end())
+                        and raw.startswith(("http", "/", "~/"), h.end())
                         and self._caption(h.end(), ls, le)
                     )
                 ):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 from operator import attrgetter, itemgetter
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from richout.models.base import (
     Diagnostic,
@@ -33,6 +33,8 @@ __all__ = [
     "Deferred",
     "Diagnostics",
     "Finding",
+    "FindingList",
+    "Recorder",
     "built_diagnostics",
     "deferred",
     "diagnostic",
@@ -47,6 +49,31 @@ __all__ = [
 
 #: A finding as :meth:`Diagnostics.records` gives it: start, code, end, severity, message, field.
 Finding = tuple[int, str, int, Severity, str, str | None]
+
+
+class Recorder(Protocol):
+    """What a check records its findings through: a :class:`Diagnostics` collector, or a
+    :class:`FindingList` (a walk's own findings, handed to a collector later)."""
+
+    def add(self, code: str, severity: Severity, message: str, start: int, end: int) -> None:
+        """Record one finding over ``[start, end)`` of the input."""
+
+
+class FindingList:
+    """A list of findings taking them as :meth:`Diagnostics.add` takes them; the collector
+    they are handed to (:meth:`Diagnostics.extend_records`) drops duplicates as ``add``
+    would."""
+
+    __slots__ = ("found",)
+
+    def __init__(self, found: list[Finding]) -> None:
+        self.found = found
+
+    def add(self, code: str, severity: Severity, message: str, start: int, end: int) -> None:
+        """Append one finding over ``[start, end)``."""
+        self.found.append((start, code, end, severity, message, None))
+
+
 _E = TypeVar("_E", bound=Explained)
 
 _new = object.__new__
