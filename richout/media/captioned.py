@@ -30,7 +30,7 @@ from richout.media.lines import (
     refused_change,
     says_nothing,
 )
-from richout.media.payload import CAPTIONED_URL, PayloadResult
+from richout.media.payload import CAPTIONED_URL, PayloadResult, caption_words
 from richout.media.shapes import SPACED_PATH, names_join, spaced_path
 from richout.models import span_record
 from richout.policy.verdict import MAX_REFERENCE_UNITS
@@ -105,14 +105,7 @@ def url_caption_line(walk: Walk, raw: str, ps: int, ls: int, le: int, *, profile
     hidden = not accepted and profile.hide_rejected
     # The payload steps' parts after the URL, offsets in the payload: each word.
     payload = raw[ps:le]
-    words: list[tuple[int, int]] = []
-    rejected: list[tuple[int, int, str, bool, bool]] = []
-    at = b - ps
-    for word in raw[b:le].split():
-        x = payload.find(word, at)
-        at = x + len(word)
-        words.append((x, at))
-        rejected.append((x, at, word, True, True))
+    words, rejected = caption_words(payload, b - ps, le - ps)
     ms = raw.find(":", ls) - 5  # the line opens with [ \t]*MEDIA:
     outcome: Literal["accepted", "removed", "kept"]
     if accepted:

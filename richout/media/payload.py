@@ -64,6 +64,7 @@ __all__ = [
     "Judge",
     "PayloadResult",
     "analyse_payload",
+    "caption_words",
     "is_words_payload",
 ]
 
@@ -133,6 +134,26 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
 CAPTIONED_URL = re.compile(f"[ \t]*(https?://[{URL_CHARS}]+)((?:[ \t]+[{WORD_CHARS}]+)+)[ \t]*")
 
 
+def caption_words(
+    p: str, start: int, end: int
+) -> tuple[list[tuple[int, int]], list[tuple[int, int, str, bool, bool]]]:
+    """The words of a :data:`CAPTIONED_URL` payload ``p`` (its second group, ``[start,
+    end)``): their bounds, and each as the refused, visible part the payload steps list.
+
+    Blank-separated word characters, which ``str.split`` reads as JS does, each found from
+    where the last ended: no regex pass over the payload or comprehension (a third of
+    :func:`_captioned_url` on a short line)."""
+    words: list[tuple[int, int]] = []
+    refused: list[tuple[int, int, str, bool, bool]] = []
+    at = start
+    for word in p[start:end].split():
+        x = p.find(word, at)
+        at = x + len(word)
+        words.append((x, at))
+        refused.append((x, at, word, True, True))
+    return words, refused
+
+
 def _captioned_url(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -> bool:
     """The steps for a :data:`CAPTIONED_URL` payload (at most ``MAX_REFERENCE_UNITS``
     long), filling ``res``; False, with ``res`` untouched, when the whole-payload fallback
@@ -152,19 +173,9 @@ def _captioned_url(p: str, m: re.Match[str], judge: Judge, res: PayloadResult) -
     accepted = judge.ok(token)
     if not accepted and judge.ok(p, True, True):
         return False
-    # The words, from the match's second group (blank-separated word characters, which
-    # str.split reads as JS does): found from where the last ended, without a regex pass
-    # over the payload or a comprehension (a third of this function on a short line).
-    words: list[tuple[int, int]] = []
-    refused: list[tuple[int, int, str, bool, bool]] = []
-    at = b
-    for word in p[b : m.end(2)].split():
-        x = p.find(word, at)
-        at = x + len(word)
-        words.append((x, at))
-        refused.append((x, at, word, True, True))
+    words, refused = caption_words(p, b, m.end(2))
     res.parts = 1 + len(words)
-    res.value_bounds = (a, at)
+    res.value_bounds = (a, words[-1][1])
     res.looks_local = False
     rejected = res.rejected
     if accepted:
