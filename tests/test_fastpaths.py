@@ -41,6 +41,7 @@ from richout.policy.remote import (
     check_hostname,
     check_remote,
     plain_host,
+    plain_host_ok,
     remote_ok,
 )
 from richout.policy.verdict import MAX_REFERENCE_UNITS
@@ -269,7 +270,7 @@ _TAILS = [
 
 # Near-plain URLs: mostly what the lexical check accepts, with the decisive perturbations.
 _PLAIN_LABELS = ["a", "example", "EXAMPLE", "cdn-1", "-a", "a-", "a--b", "io", "0x10", "127"]
-_PLAIN_LABELS += ["xn--abc", "localhost", "local", "internal", "cafe", "1e", "0"]
+_PLAIN_LABELS += ["xn--abc", "localhost", "local", "internal", "cafe", "1e", "0", "localdomain"]
 _PLAIN_TAILS = ["", "/", "/a.png", "/a@b.png", "/a:b", "?q=1&x=%20", "#frag", "/%2e%2e/x"]
 _PLAIN_TAILS += ["/[x]", "/{|}^`", "/\\x", ":443/", "@x.com/", "/a b"]
 
@@ -296,7 +297,13 @@ def _random_url(rng: random.Random, plain: bool, numeric: bool = False) -> str:
 
 
 def _agree(url: str) -> None:
+    host = plain_host(url)
     for first in (True, False):
+        if host is not None:
+            # The shortcut of a plain host's verdict gives the hostname rules' answer.
+            assert plain_host_ok(host, ip_literal_first=first) == (
+                check_hostname(host, ip_literal_first=first).ok
+            ), host
         full = _check_remote_full(url, first)
         assert check_remote(url, ip_literal_first=first) == full, url
         assert remote_ok(url, ip_literal_first=first) == full.ok, url

@@ -243,6 +243,18 @@ REMOTE_TABLE: list[tuple[str, Verdict, str]] = [
     ("https://intranet.corp/a.png", OK, ""),
     ("https://example.internal.com/a.png", OK, ""),
     ("https://127.0.0.1.nip.io/a.png", OK, ""),
+    # Plain URLs, whose names are judged without the verdict's steps (plain_host_ok).
+    ("https://PRINTER.LOCAL/a.png", HOST, ""),
+    ("https://a.b.c.INTERNAL/x?y=1", HOST, ""),
+    ("https://localhost.localdomain/a.png", HOST, ""),
+    ("https://Metadata.Google.Internal/a.png#x", HOST, ""),
+    ("https://a-.local/a.png", HOST, ""),
+    ("https://x.localhost/a.png", HOST, ""),
+    ("https://LocalHost/a.png", HOST, ""),
+    ("https://0.local/a.png", HOST, ""),
+    ("https://localhost.localdomain.example/a.png", OK, ""),
+    ("https://local.example/a.png", OK, ""),
+    ("https://a.localhostx/a.png", OK, ""),
     # Single-label hosts and empty labels.
     ("https://intranet/a.png", HOST, ""),
     ("https://printer/a.png", HOST, ""),

@@ -50,7 +50,13 @@ from richout.policy.local import (
 )
 from richout.policy.narrow import Policy
 from richout.policy.narrow_rules import POLICY_CODES
-from richout.policy.remote import check_hostname, check_remote, plain_host, remote_ok
+from richout.policy.remote import (
+    check_hostname,
+    check_remote,
+    plain_host,
+    plain_host_ok,
+    remote_ok,
+)
 from richout.policy.verdict import MAX_REFERENCE_UNITS, OK, REJECTION_CODES, Verdict
 from richout.profiles import NEXT, Profile
 from richout.text.chars import ascii_lower, has_js_ws, utf16_len
@@ -99,7 +105,7 @@ def is_valid_reference(
         # prefix, no whitespace, not too long; 1.5 against 1.0 µs).
         host = plain_host(candidate)
         if host is not None:
-            return check_hostname(host, ip_literal_first=profile.ip_literal_first).ok
+            return plain_host_ok(host, ip_literal_first=profile.ip_literal_first)
     s = strip_file_prefix(candidate)
     if not s or _too_long(s):
         return False
