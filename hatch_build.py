@@ -68,11 +68,18 @@ class MypycBuildHook(BuildHookInterface):  # type: ignore[type-arg]
         here = os.getcwd()
         os.chdir(root)  # mypyc reads the [tool.mypy] settings of the current directory
         try:
-            extensions = mypycify(sources, opt_level="3", target_dir=str(Path(self._work) / "c"))
+            # One C file per module (multi_file) rather than one for the whole group: gcc
+            # at -O3 compiles the pieces in about 60% of the time the single file took
+            # (101 against 169 s on a 2-CPU VM, with the extensions built side by side),
+            # and the compiled corpus pipelines read no slower in alternating runs.
+            extensions = mypycify(
+                sources, opt_level="3", target_dir=str(Path(self._work) / "c"), multi_file=True
+            )
             dist = Distribution({"ext_modules": extensions, "script_name": "hatch_build.py"})
             command: Any = dist.get_command_obj("build_ext")
             command.build_lib = str(out)
             command.build_temp = str(Path(self._work) / "tmp")
+            command.parallel = os.cpu_count() or 1  # the per-module extensions at once
             command.ensure_finalized()
             command.run()
             built = sorted(p for p in out.rglob("*") if p.is_file())
