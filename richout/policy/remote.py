@@ -187,7 +187,7 @@ def check_hostname(hostname: str, *, ip_literal_first: bool = True) -> Verdict:
             "use a fully qualified public name",
         )
     # Rule 3.
-    if h in _BLOCKED_NAMES or h.endswith(_BLOCKED_SUFFIXES):
+    if _blocked_name(h):
         return Verdict(
             False,
             "media.remote.host_blocked",
@@ -298,7 +298,13 @@ def plain_host_ok(host: str, *, ip_literal_first: bool = True) -> bool:
     """
     if host[host.rfind(".") + 1] in _DIGITS:
         return check_hostname(host, ip_literal_first=ip_literal_first).ok
-    return "." in host and host not in _BLOCKED_NAMES and not host.endswith(_BLOCKED_SUFFIXES)
+    return "." in host and not _blocked_name(host)
+
+
+def _blocked_name(h: str) -> bool:
+    """Rule 3 on a normalised hostname: a local or internal name (the one test both
+    :func:`check_hostname` and :func:`plain_host_ok` ask)."""
+    return h in _BLOCKED_NAMES or h.endswith(_BLOCKED_SUFFIXES)
 
 
 def _plain_https_ok(url: str, ip_literal_first: bool) -> bool:
