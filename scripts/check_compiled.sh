@@ -14,7 +14,8 @@
 #    the tests' own `python -m richout` / `python -c` children do not either (Python 3.11+).
 #    RICHOUT_EXPECT_COMPILED=1 makes tests/conftest.py refuse to run unless the imported
 #    richout is the installed, compiled one, so a broken build cannot pass as pure Python.
-#    The suite runs on every CPU (pytest-xdist, `-n auto`), as the README's test command does;
+#    The suite runs on every CPU (pytest-xdist, `-n auto --dist worksteal`), as the README's
+#    test command does;
 #    each worker process makes that check.
 # 4. Requires byte-identical outputs from both builds: scripts/output_digest.py hashes every
 #    pipeline's result, explained and not, under every profile (and the streamed chunks) on
@@ -41,7 +42,7 @@ WHEEL="$(ls "$TMP"/wheel/richout-*.whl)"
   "import richout, sys; sys.exit(0 if richout.is_compiled() else 'not compiled: ' + richout.__file__)")
 
 cd "$REPO"
-PYTHONSAFEPATH=1 RICHOUT_EXPECT_COMPILED=1 "$VENV/bin/pytest" -p no:cacheprovider -n auto
+PYTHONSAFEPATH=1 RICHOUT_EXPECT_COMPILED=1 "$VENV/bin/pytest" -p no:cacheprovider -n auto --dist worksteal
 echo "check_compiled: the test suite passed on compiled richout"
 
 # From outside the checkout, so that the installed (compiled) richout is the one imported.
