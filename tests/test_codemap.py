@@ -991,6 +991,59 @@ def test_escaped_backticks_are_answered_without_a_parse(monkeypatch: pytest.Monk
     assert spans.code_spans("\\``a` \\\\`b`") == [(2, 5), (8, 11)]
 
 
+# Images and line-ending destinations read locally (2026-12-07): an image's label up to its
+# first "]", a destination that runs to its line's end and what the next line opens with
+# (marks, a title, the ")"), and shortcut images that a definition anywhere makes.
+_IMAGE_PIECES = ["![a]", "![", "![a `b`]", "![a\\]", "![a<b]", "![[x]]", "![a](u", "![a](", "\\!["]
+_IMAGE_PIECES += ["](u", "](u`v", "[a](", "\n", "\n> ", "\n>", "\n  ", ")", '"t")', "'t'", "(t)"]
+_IMAGE_PIECES += ["`", "``", " ", "x", "[a]: /u\n", "[a `b`]: /u\n", "\n\n", "\\", "<", "- ", "]"]
+_IMAGE_PIECES += ["[[reply_to_current]]", "<!--", "\t"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_IMAGE_PIECES), min_size=1, max_size=16).map("".join))
+@example("![a `b` c] x\n\n[a `b` c]: /u")  # a shortcut image a later definition makes
+@example('x ![a](u\n> "`t") `y`')  # the title on the next line, after a quote's mark
+@example('x ![a](u\n"`t") `y`')
+@example("x ![a](u`\n)`")  # the ")" on the next line closes the image: its backtick is in it
+def test_images_and_destinations_ending_lines_answer_as_the_full_parse(text: str) -> None:
+    _assert_offsets_agree(text)
+    _assert_offsets_agree(text.replace("\n", "\r\n"))
+
+
+def test_image_labels_and_line_ending_destinations() -> None:
+    # Not vacuous: labels ending at their first "]" hold no backtick; anything read as a
+    # token of its own before it (a backtick, an escape, "<", "[") leaves it to the parser.
+    for plain in ("![a](u) `x`", "![a] `b`", "x ![a b](u) ![c] `d`", "\\![a](u `b`", "![]"):
+        assert not links.image_may_hold_backtick(plain), plain
+    for other in ("![`a`](b)", "![a\\]](b)", "![a<b]", "![[x]](u)", "![a", "x ![a] ![b `c`]"):
+        assert links.image_may_hold_backtick(other), other
+    # A destination running to its line's end: the next line's content decides.
+    for ended in ("[a](u`\nx)", "[a](u`\n> x", "[a](u`\n\n"):
+        assert links._link_end(ended, ended.index("(")) == -1, ended
+    for unsure in ("[a](u`\n)", "[a](u`\n> )", '[a](u`\n  "t")', "[a](u`\n(t)"):
+        assert links._link_end(unsure, unsure.index("(")) == -2, unsure
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_paragraphs_of_images_are_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not vacuous: a long paragraph of image lines with backticks went to the parser whole
+    # (a paragraph of "![…](…" lines: 4.9 s/MB in parse_directives, 22 s/MB explained in
+    # extract_embeds); each answer is the parse's.
+    parses, real = _count_parses(monkeypatch)
+    for text in (
+        "<!--![a](NO_REPLY\\`[[reply_to:x]]\n" * 300,
+        '\\![a](:[embed ref="`\n' * 300,
+        "x ![a](u) `b` [[reply_to_current]] ![c d] ``e``\n" * 300,
+    ):
+        cm = CodeMap(text)
+        answers = [cm.in_code(p) for p in range(0, len(text), 3)]
+        assert parses == []
+        full = real(text)
+        assert answers == [full.in_code(p) for p in range(0, len(text), 3)]
+        assert any(answers) is not text.startswith("<")  # (the first: escaped backticks)
+
+
 def test_backtick_runs_both_ways() -> None:
     sparse = "a`" + "x" * 40 + "``b" + "y" * 40 + "```"
     dense = "`a``b```"

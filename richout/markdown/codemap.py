@@ -46,6 +46,7 @@ from richout.markdown.linescan import (
     needs_code_parse,
     run_paragraph,
 )
+from richout.markdown.links import reference_may_hold_backtick
 from richout.markdown.regions import Pieces
 from richout.markdown.spans import (
     code_spans,
@@ -62,7 +63,6 @@ _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]
 # A line that can only be paragraph text (no block starts with these characters).
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
 _INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|\r?$))", re.M)  # a quote or ATX heading line
-_REFERENCE = re.compile(r"\][ \t\r\n]*\[")  # a full reference's "][" (blanks taken too)
 
 
 class CodeMap:
@@ -480,8 +480,9 @@ class CodeMap:
         return self._refdefs
 
     def _definitions_matter(self, chunk: str) -> bool:
-        # A definition elsewhere makes "[a][`x`]" a link, its label no inline text.
-        return self._has_definitions() and _REFERENCE.search(chunk) is not None
+        # A definition elsewhere makes "[a][`x`]" a link, its label no inline text, and
+        # "![a `x`]" an image, whose alt text keeps no code span.
+        return self._has_definitions() and reference_may_hold_backtick(chunk)
 
     def _pair_backticks(
         self, chunk: str, *, one_line: bool = False, starters: bool = True, top: bool = False

@@ -15,7 +15,12 @@ import re
 
 from richout.text.chars import contains
 
-__all__ = ["autolink_may_hold_backtick", "link_may_hold_backtick"]
+__all__ = [
+    "autolink_may_hold_backtick",
+    "image_may_hold_backtick",
+    "link_may_hold_backtick",
+    "reference_may_hold_backtick",
+]
 
 
 #: What a link rule's read passes between its parts: spaces, tabs and line breaks.
@@ -41,6 +46,11 @@ def _reach(pattern: re.Pattern[str], text: str, pos: int) -> int:
     """Where ``pattern`` (one that matches the empty string) stops, matched at ``pos``."""
     m = pattern.match(text, pos)
     return m.end() if m is not None else pos
+
+
+#: Blanks, line breaks and block quote marks: what may stand between a destination that
+#: ends its line and the next line's content (the parser strips the marks and indentation).
+_LINE_GAP = re.compile(r"[ \t\r\n>]*")
 
 
 def _link_end(source: str, paren: int) -> int:
@@ -70,7 +80,12 @@ def _link_end(source: str, paren: int) -> int:
     after = _reach(_LINK_BLANKS, source, reach)
     gap = source[reach:after]
     if "\n" in gap or "\r" in gap:
-        return -2
+        # The next line goes on with a title or the ")", after the marks the parser strips:
+        # content that opens neither (taking a ">" as a mark or as content alike) ends the
+        # link here. (A 1 MB paragraph of image lines whose destinations ran to the line's
+        # end went to the parser whole.)
+        nxt = _reach(_LINE_GAP, source, reach)
+        return -1 if source[nxt : nxt + 1] not in _GOES_ON else -2
     title = _TITLES.get(source[after : after + 1]) if after > reach else None
     if title is not None:
         m = title.match(source, after)
@@ -81,6 +96,10 @@ def _link_end(source: str, paren: int) -> int:
             return -2
         after = end
     return after if source[after : after + 1] == ")" else -1
+
+
+#: What may follow a destination in a link: its title's opening mark or the closing ")".
+_GOES_ON = frozenset("\"'()")
 
 
 #: A link's tail that holds no backtick, read up to its first ``)``: no backtick, nothing
@@ -97,14 +116,14 @@ def link_may_hold_backtick(source: str) -> bool:
     A link skips its destination and title, so a backtick there pairs with nothing; its
     label is read with code spans first (a span holding its ``]`` makes the label end
     later), so a link's label leaves the pairing alone. An image's alt text does not: the
-    reference keeps no code span there, so a text with ``![`` goes to the parser.
+    reference keeps no code span there (:func:`image_may_hold_backtick`).
 
     Each ``](`` is read as the link rule reads it (:func:`_link_end`). Where that reading
     cannot tell, the region is taken as far as a destination could reach, with the title
     after it; such regions can overlap (``](`` inside a long destination), and past twice
     the text's length the text is left to the parser, so the cost stays linear.
     """
-    if contains(source, "!["):
+    if contains(source, "![") and image_may_hold_backtick(source):
         return True
     n = len(source)
     budget = 2 * n + 64
@@ -136,6 +155,46 @@ def link_may_hold_backtick(source: str) -> bool:
                 return True
         i = find("](", paren)
     return False
+
+
+#: An image's label that ends at its first "]": nothing before it that the label reader
+#: takes as a token that may hold a "]" or a backtick (a code span, an escape, an autolink,
+#: a nested bracket).
+_PLAIN_IMAGE_LABEL = re.compile(r"[^\]\[`\\<]*\]")
+
+
+def image_may_hold_backtick(source: str) -> bool:
+    """Could the alt text of an image in ``source`` hold a backtick?
+
+    The parser keeps no code span in an image's alt text, so backticks there pair with
+    nothing; a paragraph holding such an image is the parser's to read. An image's label
+    ends at its first ``]`` when nothing before it is read as a token of its own (a
+    backtick, ``\\``, ``<`` or ``[``): such a label holds no backtick, and the image (or the
+    text ``![…]`` left when no image forms) leaves the pairing alone. Any other ``![`` is
+    taken as an image that may hold one (an escaped ``\\!`` too: conservative). Each read
+    stops at the first such character, where the next ``![`` is looked for: linear.
+    """
+    label = _PLAIN_IMAGE_LABEL.match
+    find = source.find
+    i = find("![")
+    while i >= 0:
+        m = label(source, i + 2)
+        if m is None:
+            return True
+        i = find("![", m.end())
+    return False
+
+
+#: A full reference's ``][`` (blanks taken too).
+_FULL_REFERENCE = re.compile(r"\][ \t\r\n]*\[")
+
+
+def reference_may_hold_backtick(chunk: str) -> bool:
+    """Could a reference link or image in ``chunk``, made by a definition elsewhere in the
+    text, change which backticks pair? A full reference's second label (``[a][`x`]``) is no
+    inline text, and an image's alt text keeps no code span (:func:`image_may_hold_backtick`;
+    a shortcut ``![a `x`]`` is an image once ``[a `x`]`` is defined)."""
+    return _FULL_REFERENCE.search(chunk) is not None or image_may_hold_backtick(chunk)
 
 
 #: What an autolink may hold between its ``<`` and ``>`` (markdown-it's URL and e-mail
