@@ -228,6 +228,23 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "reference_then_many_words": lambda n: "\n".join(
         ["MEDIA:https://e.example/a.png " + "w " * 2000] * max(n // 2000, 1)
     ),
+    # 2026-12-07, from a random search over compositions of hostile pieces (two per line
+    # shape). Images in one long paragraph with backticks: any "![" sent it to the parser
+    # whole (explained extract_embeds 22 s/MB, parse_directives 4.9 s/MB); an image label
+    # ending at its first "]" and a destination that ends its line are now read locally.
+    "image_lines_escaped_ticks_tags": lambda n: "<!--![a](NO_REPLY\\`[[reply_to:x]]\n" * n,
+    "escaped_image_lines_embed_openers": lambda n: '\\![a](:[embed ref="`\n' * n,
+    "link_destination_lines_ticks_tags": lambda n: "[a]([[audio_as_voice]]`=.png\n" * n,
+    # Still over the budget: the shortest directive lines the general payload steps read
+    # (~40 µs a line, 100k lines a MB), a link whose destination nests a parenthesis on one
+    # long line, a delimiter row under each unclosed tag line (the parse of the whole), and
+    # lines that open like a fence but hold a backtick in their info string (explained).
+    "short_quoted_payload_lines": lambda n: 'MEDIA:"=]\n' * n,
+    "nested_paren_links_one_line": lambda n: (
+        "][[audio_as_voice]]MEDIA:https://e.example/a.png``[a](http://" * n
+    ),
+    "delimiter_rows_under_tag_lines": lambda n: "|---|\nMEDIA:[[reply_to:`1. \n" * n,
+    "fence_like_lines_tags": lambda n: "```NO_REPLYNO_REPLY``[[reply_to:x]]\n" * n,
 }
 
 
