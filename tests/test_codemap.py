@@ -973,6 +973,17 @@ def test_escaped_backticks_pair_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree("x " + text.replace("\n", " "))  # one plain line
 
 
+def _answered_without_a_parse(text: str, parses: list[str], real: Any) -> list[bool]:
+    """Every third offset's answer from a fresh map, which must send nothing to the parser
+    (``parses``, from :func:`_count_parses`), and must be the real parse's."""
+    cm = CodeMap(text)
+    answers = [cm.in_code(p) for p in range(0, len(text), 3)]
+    assert parses == []
+    full = real(text)  # one parse: the real map answers every offset from it
+    assert answers == [full.in_code(p) for p in range(0, len(text), 3)]
+    return answers
+
+
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
 def test_escaped_backticks_are_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
     # Not vacuous: a paragraph whose backticks are escaped (once sent to the parser whole:
@@ -982,12 +993,7 @@ def test_escaped_backticks_are_answered_without_a_parse(monkeypatch: pytest.Monk
         "\\`a\\` [[reply_to_current]] \\`\\`b\\`\\` `c\\`\n" * 300,
         "x \\`a\\` `b` " * 300,
     ):
-        cm = CodeMap(text)
-        answers = [cm.in_code(p) for p in range(0, len(text), 3)]
-        assert parses == []
-        full = real(text)  # one parse: the real map answers every offset from it
-        assert answers == [full.in_code(p) for p in range(0, len(text), 3)]
-        assert any(answers)
+        assert any(_answered_without_a_parse(text, parses, real))
     assert spans.code_spans("\\``a` \\\\`b`") == [(2, 5), (8, 11)]
 
 
@@ -1036,11 +1042,7 @@ def test_paragraphs_of_images_are_answered_without_a_parse(monkeypatch: pytest.M
         '\\![a](:[embed ref="`\n' * 300,
         "x ![a](u) `b` [[reply_to_current]] ![c d] ``e``\n" * 300,
     ):
-        cm = CodeMap(text)
-        answers = [cm.in_code(p) for p in range(0, len(text), 3)]
-        assert parses == []
-        full = real(text)
-        assert answers == [full.in_code(p) for p in range(0, len(text), 3)]
+        answers = _answered_without_a_parse(text, parses, real)
         assert any(answers) is not text.startswith("<")  # (the first: escaped backticks)
 
 
