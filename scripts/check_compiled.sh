@@ -15,8 +15,7 @@
 #    RICHOUT_EXPECT_COMPILED=1 makes tests/conftest.py refuse to run unless the imported
 #    richout is the installed, compiled one, so a broken build cannot pass as pure Python.
 #    The suite runs on every CPU (pytest-xdist, `-n auto --dist worksteal`), as the README's
-#    test command does;
-#    each worker process makes that check.
+#    test command does; each worker process makes that check.
 # 4. Requires byte-identical outputs from both builds: scripts/output_digest.py hashes every
 #    pipeline's result, explained and not, under every profile (and the streamed chunks) on
 #    the reply corpus and the hostile families, once with the compiled install and once with
