@@ -1,0 +1,114 @@
+"""Search for hostile line shapes: random units of hostile pieces, repeated, timed per MB.
+
+    python benchmarks/hunt.py [--seconds 600] [--seed 1] [--size 256000] [--over 3.0]
+                              [--growth 6.0]
+
+``adversarial.py`` times the shapes someone thought of; this looks for the ones nobody did.
+Each case is a unit of one to six pieces drawn from :data:`PIECES` (brackets, tags,
+backticks, fences, escapes, ``MEDIA:`` heads, container marks, link and image openers,
+CR and CRLF, ...), with a line break after it or not, repeated to ``--size / 4`` and to
+``--size`` characters. Every op runs on both, plain and explained, and the streaming parser
+takes both in 64-byte chunks. A run is flagged when the larger text costs more than
+``--over`` seconds per MB, or more than ``--growth`` times the smaller one's time (4× the
+size: about 4 when linear); a flagged run is timed twice more on both sizes and printed
+only if it still is (machine noise only ever slows a run down). Flagged shapes are leads:
+time them at 1 MB with ``adversarial.py``'s families before calling one superlinear.
+
+On 2026-12-07 ten minutes of two seeds flagged thirteen shapes; seven became families of
+``adversarial.py`` (README, Speed, "fortieth stop").
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import richout
+
+PIECES = [
+    "[", "]", "[[", "]]", "[[reply_to:", "[[reply_to_current]", "[[audio_as_voice]]",
+    "[[reply_to:x]]", "`", "``", "```", "~~~", "\\", "\\`", "MEDIA:", "MEDIA:/tmp/a.png",
+    "MEDIA:https://e.example/a.png", " ", "\t", "> ", "- ", "1. ", "    ", "|", "| a |",
+    "|---|", "(", ")", "<", ">", "[a](", "![a](", "<b ", '"', "'", "*", "_", "[embed",
+    '[embed ref="cv_1" /]', '[embed ref="', "/]", "=", "---", "#", "x", "word ", "../", "~",
+    "file:", "http://", "https://", ":", ".png", "\r", "\r\n", "\n", "\n\n", "&amp;", "<!--",
+    "-->", "<div>", "NO_REPLY",
+]  # fmt: skip
+
+_OPS: dict[str, Callable[..., Any]] = {
+    "media": richout.split_media,
+    "directives": richout.parse_directives,
+    "reply": richout.parse_reply,
+    "render": richout.render_reply,
+    "embed": richout.extract_embeds,
+}
+
+
+def stream(text: str) -> None:
+    """Feed ``text`` to a streaming parser in 64-byte chunks, then finish."""
+    parser = richout.StreamingParser()
+    for i in range(0, len(text), 64):
+        parser.feed(text[i : i + 64])
+    parser.finish()
+
+
+def runs() -> list[tuple[str, Callable[[str], Any]]]:
+    """Every op plain and explained, and the streaming parser."""
+    out: list[tuple[str, Callable[[str], Any]]] = [(f"plain {k}", f) for k, f in _OPS.items()]
+    for k, f in _OPS.items():
+        out.append((f"explained {k}", lambda t, f=f: f(t, explain=True)))
+    out.append(("streamed", stream))
+    return out
+
+
+def timed(fn: Callable[[str], Any], text: str) -> float:
+    t0 = time.perf_counter()
+    fn(text)
+    return time.perf_counter() - t0
+
+
+def per_mb(seconds: float, text: str) -> float:
+    return seconds / (len(text.encode("utf-8", "surrogatepass")) / (1 << 20))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=600, help="how long to search")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--size", type=int, default=256_000, help="the larger text's characters")
+    ap.add_argument("--over", type=float, default=3.0, help="flag above this many s/MB")
+    ap.add_argument("--growth", type=float, default=6.0, help="flag above this ratio at 4x")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    deadline = time.monotonic() + args.seconds
+    tried = flagged = 0
+    while time.monotonic() < deadline:
+        unit = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 6)))
+        unit += "\n" if rng.random() < 0.6 else ""
+        small = unit * max(1, args.size // 4 // len(unit))
+        big = unit * max(1, args.size // len(unit))
+        for name, fn in runs():
+            a, b = timed(fn, small), timed(fn, big)
+            for attempt in range(3):  # the first timing, then two more
+                slow = per_mb(b, big) > args.over
+                if not slow and (b < 0.05 or b / max(a, 1e-4) <= args.growth):
+                    break
+                if attempt < 2:
+                    a, b = min(a, timed(fn, small)), min(b, timed(fn, big))
+            else:
+                flagged += 1
+                print(
+                    f"{name:18s} {per_mb(b, big):6.2f} s/MB  x{b / max(a, 1e-4):4.1f} at 4x  "
+                    f"unit={unit!r}",
+                    flush=True,
+                )
+        tried += 1
+    print(f"{tried} shapes tried, {flagged} runs flagged")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
