@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-import richout
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from adversarial import op_functions, stream, timed
 
 PIECES = [
     "[", "]", "[[", "]]", "[[reply_to:", "[[reply_to_current]", "[[audio_as_voice]]",
@@ -38,36 +42,12 @@ PIECES = [
     "-->", "<div>", "NO_REPLY",
 ]  # fmt: skip
 
-_OPS: dict[str, Callable[..., Any]] = {
-    "media": richout.split_media,
-    "directives": richout.parse_directives,
-    "reply": richout.parse_reply,
-    "render": richout.render_reply,
-    "embed": richout.extract_embeds,
-}
-
-
-def stream(text: str) -> None:
-    """Feed ``text`` to a streaming parser in 64-byte chunks, then finish."""
-    parser = richout.StreamingParser()
-    for i in range(0, len(text), 64):
-        parser.feed(text[i : i + 64])
-    parser.finish()
-
 
 def runs() -> list[tuple[str, Callable[[str], Any]]]:
-    """Every op plain and explained, and the streaming parser."""
-    out: list[tuple[str, Callable[[str], Any]]] = [(f"plain {k}", f) for k, f in _OPS.items()]
-    for k, f in _OPS.items():
-        out.append((f"explained {k}", lambda t, f=f: f(t, explain=True)))
-    out.append(("streamed", stream))
-    return out
-
-
-def timed(fn: Callable[[str], Any], text: str) -> float:
-    t0 = time.perf_counter()
-    fn(text)
-    return time.perf_counter() - t0
+    """Every op plain and explained (``adversarial.py``'s), and the streaming parser."""
+    out = [(f"plain {k}", f) for k, f in op_functions(None, False).items()]
+    out += [(f"explained {k}", f) for k, f in op_functions(None, True).items()]
+    return [*out, ("streamed", stream)]
 
 
 def per_mb(seconds: float, text: str) -> float:
