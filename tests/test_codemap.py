@@ -1012,9 +1012,23 @@ _IMAGE_PIECES += ["[[reply_to_current]]", "<!--", "\t"]
 @example('x ![a](u\n> "`t") `y`')  # the title on the next line, after a quote's mark
 @example('x ![a](u\n"`t") `y`')
 @example("x ![a](u`\n)`")  # the ")" on the next line closes the image: its backtick is in it
+# An inline link that fails falls back to a reference whose second label markdown-it-py
+# reads one character after where the inline reading stopped (found 2026-12-07).
+@example("[a `b`]: /u\n![a](<[a `b`]: /u\n")
+@example("x [a](u x[a `b`]\n\n[a `b`]: /u\n")
 def test_images_and_destinations_ending_lines_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text)
     _assert_offsets_agree(text.replace("\n", "\r\n"))
+
+
+def test_references_after_a_failed_inline_link() -> None:
+    # Not vacuous: with a definition in the text, a "[" anywhere after a "](" may be the
+    # second label of a reference (the paragraph goes to the parser); a "](" alone or a
+    # "[" before it is still read locally.
+    for maybe in ("[a](<[b `c`]", "[a](u x[b]", "[a]( [b]"):
+        assert links.reference_may_hold_backtick(maybe), maybe
+    for plain in ("[a](u) `b`", "[a] `b` [c](d)", "`x` [a](u"):
+        assert not links.reference_may_hold_backtick(plain), plain
 
 
 def test_image_labels_and_line_ending_destinations() -> None:

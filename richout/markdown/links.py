@@ -193,8 +193,16 @@ def reference_may_hold_backtick(chunk: str) -> bool:
     """Could a reference link or image in ``chunk``, made by a definition elsewhere in the
     text, change which backticks pair? A full reference's second label (``[a][`x`]``) is no
     inline text, and an image's alt text keeps no code span (:func:`image_may_hold_backtick`;
-    a shortcut ``![a `x`]`` is an image once ``[a `x`]`` is defined)."""
-    return _FULL_REFERENCE.search(chunk) is not None or image_may_hold_backtick(chunk)
+    a shortcut ``![a `x`]`` is an image once ``[a `x`]`` is defined).
+
+    A ``](`` that opens no inline link falls back to a reference, and markdown-it-py reads
+    its second label at the character after the one where the inline reading stopped, which
+    can be a ``[`` anywhere after the ``](`` (``[a](<[a `b`]`` is a link to ``[a `b`]``'s
+    destination, its label no inline text): any ``[`` after a ``](`` counts."""
+    if _FULL_REFERENCE.search(chunk) is not None or image_may_hold_backtick(chunk):
+        return True
+    at = chunk.find("](")
+    return at >= 0 and chunk.find("[", at + 2) >= 0
 
 
 #: What an autolink may hold between its ``<`` and ``>`` (markdown-it's URL and e-mail
