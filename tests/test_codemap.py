@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from typing import Any
 
@@ -881,9 +882,13 @@ _UNSAFE_PATTERN = re.compile(_DEFINITION + "|" + _AUTOLINK_WITH_BACKTICK)
 _ROW_CHARS = set("|:->") | {c for c in map(chr, range(0x110000)) if c.isspace()}
 
 
-def _may_hold_table(chunk: str) -> bool:
-    broken = "\n" in chunk or "\r" in chunk
-    return broken and any("-" in x and set(x) <= _ROW_CHARS for x in chunk.splitlines())
+def _may_hold_table(chunk: str, *, headed: bool = True) -> bool:
+    # A delimiter row under a line holding a "|" (the header's text is part of its line),
+    # or first when the line above the chunk may be a header; lines end at LF, CR or CRLF.
+    lines = re.split(r"\r\n|\r|\n", chunk)
+    above = [headed, *("|" in x for x in lines)]
+    rows = ["-" in x and set(x) <= _ROW_CHARS for x in lines]
+    return len(lines) > 1 and any(map(operator.and_, above, rows))
 
 
 def test_the_whitespace_is_what_str_strip_removes() -> None:
@@ -905,7 +910,7 @@ _CHUNK_PIECES = ["`", "``", "```", "\n", "\r", " ", "    ", "\t", "<", "\\", "|"
 _CHUNK_PIECES += ["<", ">", "<a", "b>", "\x00", "\x1f", "\x7f", "\u00e9", "`>", "<`"]
 _CHUNK_PIECES += ["[", "\\`", "\\\\", "\\[", " \t"]
 _CHUNK_PIECES += ["2024 ", "1.", "1)", "-x", "*a*", "_", "___", "- - -", "==", "#x", "+", "######"]
-_CHUNK_PIECES += ["|-|", "> ", ":-:", "\u00a0", "\x0b", "\r\n"]
+_CHUNK_PIECES += ["|-|", "> ", ":-:", "\u00a0", "\x0b", "\r\n", "\n|-|\n", "\r|-|", "|\x0b"]
 _CHUNK_PIECES += ["]", "(", ":", "a", "#", "1", "-", "~", "*", "=", ">", "+", "_", "x y"]
 # Long plain runs, so that backticks are rare enough for the find() loop, several times.
 _CHUNK_PIECES += ["x" * 20, "word " * 8]
@@ -919,6 +924,9 @@ def test_paragraph_checks_answer_what_the_patterns_answer(chunk: str) -> None:
     link = "](" in read and links.link_may_hold_backtick(read)
     table = "|" in read and _may_hold_table(read)
     assert spans.para_unsafe(chunk) == (bool(_UNSAFE_PATTERN.search(read)) or link or table)
+    table = "|" in read and _may_hold_table(read, headed=False)
+    expected = bool(_UNSAFE_PATTERN.search(read)) or link or table
+    assert spans.para_unsafe(chunk, headed=False) == expected
     line = read.replace("\n", "").replace("\r", "")
     link = "](" in line and links.link_may_hold_backtick(line)
     expected = bool(_ONE_LINE_UNSAFE_PATTERN.search(line)) or link
@@ -1058,6 +1066,57 @@ def test_paragraphs_of_images_are_answered_without_a_parse(monkeypatch: pytest.M
     ):
         answers = _answered_without_a_parse(text, parses, real)
         assert any(answers) is not text.startswith("<")  # (the first: escaped backticks)
+
+
+# Delimiter rows under lines without a "|" (2026-12-07): the table rule refuses a header
+# line holding none, so such a row is paragraph text; a row first in a paragraph, a quote's
+# or an item's is read against the source line above it (spans.pipe_above).
+_ROW_PIECES = ["|---|", "|-|", ":-", "a|b", "a | `b`", "a", "`", "``", "x `y` z", "\n", "\n\n"]
+_ROW_PIECES += ["\n> ", "\n- ", "\n  ", "\n1. ", "[[reply_to:", "[[reply_to_current]]", " ", "\\|"]
+_ROW_PIECES += ["#", "\n# a|b\n", "\n```\n", "\n===\n", "\n---\n", "\r", "\t", "]: /u"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_ROW_PIECES), min_size=1, max_size=16).map("".join))
+@example("|---|\nMEDIA:[[reply_to:`1. \n|---|\nx`")  # first line a row: no header above
+@example("a|b\n\n|-|\n`x\n|-|\n`")  # a row after a blank line under a "|" line
+@example("> a|b\n> |-|\n> `x` |\n")  # a quote's table, its header inside the quote
+@example("- a\n  |-|\n  `x\n  |-|\n  y`")  # an item's paragraph with rows in it
+def test_delimiter_rows_under_lines_answer_as_the_full_parse(text: str) -> None:
+    _assert_offsets_agree(text)
+    _assert_offsets_agree(text.replace("\n", "\r\n"))
+
+
+def test_pipe_above_reads_the_line_above_and_the_lines_start() -> None:
+    # Not vacuous: a "|" on the line above, or before ``at`` on its own line, counts; one
+    # two lines up, or after ``at``, does not.
+    assert not spans.pipe_above("a|b", 0)
+    assert spans.pipe_above("a|b\n|-|", 4)
+    assert spans.pipe_above("> |\n> x", 6)  # the content of a line whose marker line holds one
+    assert spans.pipe_above("x\n|> y", 4)
+    assert not spans.pipe_above("a|b\nc\n|-|", 6)
+    assert not spans.pipe_above("a\nb|c", 2)
+    assert spans.pipe_above("a|b\r|-|", 4)  # a lone CR: a wider search, never a wrong False
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_delimiter_rows_under_plain_lines_are_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: a paragraph of "|---|" rows under tag lines, first line a row, went to
+    # the parser whole (23-44 s/MB explained; each unclosed "[[" label is read at length);
+    # so did a block quote of such lines. Each answer is the parse's.
+    parses, real = _count_parses(monkeypatch)
+    for text in (
+        "|---|\nMEDIA:[[reply_to:`1. \n" * 300,
+        "x\n\n" + "|---|\nMEDIA:[[reply_to:`1. \n" * 300,
+        "> |---|\n> a [[reply_to:`1. \n" * 300,
+    ):
+        assert any(_answered_without_a_parse(text, parses, real))
+    # Under a line holding a "|", a row may head a table: the parse decides.
+    cm = CodeMap("a|b\n|---|\n`x`\n" * 300)
+    cm.in_code(10)
+    assert len(parses) == 1
 
 
 def test_backtick_runs_both_ways() -> None:

@@ -54,6 +54,7 @@ from richout.markdown.spans import (
     heading_spans,
     in_spans,
     para_unsafe,
+    pipe_above,
 )
 from richout.markdown.tables import TableRead, Tables, heads_table
 
@@ -219,11 +220,10 @@ class CodeMap:
 
     def _spans(self) -> list[tuple[int, int]] | None:
         """The spans of a text that is one paragraph, paired once (None: the parse pairs)."""
-        text = self._src
-        key = (0, len(text))
+        key = (0, len(self._src))
         if key not in self._para_spans:
-            one_line = "\n" not in text
-            self._para_spans[key] = self._pair_backticks(text, one_line=one_line, starters=False)
+            one_line = "\n" not in self._src
+            self._para_spans[key] = self._pair_backticks(*key, one_line=one_line, starters=False)
         return self._para_spans[key]
 
     def block_to_end(self, pos: int) -> bool | None:
@@ -347,14 +347,12 @@ class CodeMap:
 
     def _paragraph_above(self, ls: int) -> bool:
         """Are the lines above the line at ``ls``, back to a blank line or the text's start,
-        surely an open paragraph's? False when unsure.
-
-        A plain text line can still end no paragraph: a table's body row needs no ``|``,
-        and definitions can take the whole paragraph (``[a]:`` then ``/u``); an indented
-        line after either is code. A run of non-blank lines holding neither a header row's
-        ``|`` nor ``]:`` above ``ls`` is a paragraph. Each run's first such mark is found
-        once: a paragraph of 100k lines with indented ones in it is read once.
-        """
+        surely an open paragraph's? False when unsure. A plain text line can still end no
+        paragraph: a table's body row needs no ``|``, and definitions can take the whole
+        paragraph (``[a]:`` then ``/u``); an indented line after either is code. A run of
+        non-blank lines holding neither a header row's ``|`` nor ``]:`` above ``ls`` is a
+        paragraph. Each run's first such mark is found once (a paragraph of 100k lines with
+        indented ones in it is read once)."""
         self._index()
         k = bisect.bisect_right(self._blank_ends, ls) - 1
         lo = self._blank_ends[k] if k >= 0 else 0
@@ -453,7 +451,7 @@ class CodeMap:
         key = (lo, hi)
         top = not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)
         if key not in self._para_spans:
-            self._para_spans[key] = self._pair_backticks(text[lo:hi], top=top)
+            self._para_spans[key] = self._pair_backticks(lo, hi, top=top)
         spans = self._para_spans[key]
         if spans is None:
             return None
@@ -463,15 +461,13 @@ class CodeMap:
         self._last_line = (first, hi if spans else line_start + 1, lo, spans)
         return in_spans(spans, pos - lo, len(text))
 
-    def _row_in_code(
-        self, table: TableRead, pos: int, line_start: int, line_end: int
-    ) -> bool | None:
-        """Is ``pos`` in a code span of its cell on the line, a row of ``table``?"""
-        row = self._tables.row_spans(table, line_start, line_end, self._definitions_matter)
+    def _row_in_code(self, table: TableRead, pos: int, ls: int, le: int) -> bool | None:
+        """Is ``pos`` in a code span of its cell on the line ``[ls, le)``, a row of ``table``?"""
+        row = self._tables.row_spans(table, ls, le, self._definitions_matter)
         if row is None:
             return None
-        self._last_line = (line_start, line_start + 1, line_start, row)
-        return in_spans(row, pos - line_start, len(self._src))
+        self._last_line = (ls, ls + 1, ls, row)
+        return in_spans(row, pos - ls, len(self._src))
 
     def _has_definitions(self) -> bool:
         """Does the text hold ``]:``? (Looked for once, for every reading of the map.)"""
@@ -485,15 +481,16 @@ class CodeMap:
         return self._has_definitions() and reference_may_hold_backtick(chunk)
 
     def _pair_backticks(
-        self, chunk: str, *, one_line: bool = False, starters: bool = True, top: bool = False
+        self, lo: int, hi: int, *, one_line: bool = False, starters: bool = True, top: bool = False
     ) -> list[tuple[int, int]] | None:
-        """Code spans of a plain paragraph, or None when it is not plain. ``one_line``: ``chunk``
-        is the whole text, one line (:func:`para_unsafe` reads its definition); ``starters=False``:
-        no line starter (:func:`one_paragraph`); ``top``: :func:`has_line_starter`'s."""
+        """Code spans of the plain paragraph ``[lo, hi)``, else None. ``one_line``: the whole text,
+        one line (:func:`para_unsafe` reads its definition); ``starters=False``: no line starter
+        (:func:`one_paragraph`); ``top``: :func:`has_line_starter`'s. (Reads :func:`pipe_above`.)"""
+        chunk = self._src[lo:hi]
         if "`" not in chunk:
             return []
         if not one_line and self._definitions_matter(chunk):
             return None
-        if para_unsafe(chunk, one_line=one_line) or (starters and has_line_starter(chunk, top=top)):
+        if para_unsafe(chunk, one_line=one_line, headed=pipe_above(self._src, lo)):
             return None
-        return code_spans(chunk)
+        return None if starters and has_line_starter(chunk, top=top) else code_spans(chunk)

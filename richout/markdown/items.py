@@ -41,6 +41,7 @@ from richout.markdown.spans import (
     line_spans,
     one_paragraph,
     para_unsafe,
+    pipe_above,
 )
 from richout.markdown.tables import ITEM_LINE, item_continuation
 from richout.text.chars import contains, has_lone_cr
@@ -187,7 +188,8 @@ def item_spans(text: str, contents: list[int], ends: list[int]) -> list[tuple[in
     # para_unsafe's triggers ("]:" is out) are the same in the source as in the contents,
     # which are joined only when one is there.
     if ("|" in source or "<" in source or contains(source, "](")) and para_unsafe(
-        "\n".join(text[x:e] for x, e in zip(contents, ends, strict=True))
+        "\n".join(text[x:e] for x, e in zip(contents, ends, strict=True)),
+        headed=pipe_above(text, c),
     ):
         return None
     return code_spans_in(text, c, end)

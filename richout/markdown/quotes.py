@@ -25,6 +25,7 @@ from richout.markdown.spans import (
     line_spans,
     one_paragraph,
     para_unsafe,
+    pipe_above,
 )
 from richout.markdown.tables import (
     ODD_CELL_CHAR,
@@ -314,7 +315,7 @@ class QuoteRuns(LineRuns):
                 c = self._content(j)
                 assert c is not None  # the run is made of such lines
                 pieces.append(text[c : self._bounds(j)[1]])
-            if para_unsafe("\n".join(pieces)):
+            if para_unsafe("\n".join(pieces), headed=pipe_above(text, run_start)):
                 return None
         return code_spans_in(text, run_start, run_end)
 
@@ -424,7 +425,9 @@ def quoted_part_spans(text: str) -> list[tuple[int, int]] | None:
     if "`" not in quote:
         return found
     # para_unsafe's triggers ("]:" is out) are the same in the source as in the contents.
-    if ("|" in quote or "<" in quote or contains(quote, "](")) and para_unsafe("\n".join(pieces)):
+    if ("|" in quote or "<" in quote or contains(quote, "](")) and para_unsafe(
+        "\n".join(pieces), headed=pipe_above(text, q)
+    ):
         return None
     found.extend(code_spans_in(text, q, min(a, n)))
     return found

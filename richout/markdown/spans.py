@@ -33,6 +33,7 @@ __all__ = [
     "one_paragraph",
     "pair_runs",
     "para_unsafe",
+    "pipe_above",
 ]
 
 #: What may open a block at a line start (matched at each line start of a paragraph), as
@@ -65,14 +66,15 @@ _BACKTICK_RUN = re.compile(r"`+")
 _DEFINITION_START = re.compile(r"[ \t\r\n]*\[(?:[^\[\]\\]|\\[\s\S])*\]:")
 
 
-def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
+def para_unsafe(chunk: str, *, one_line: bool = False, headed: bool = True) -> bool:
     """Could an autolink, a table, a link or an image in ``chunk`` change which backticks
     pair (:func:`autolink_may_hold_backtick`, :func:`may_hold_table`,
     :func:`link_may_hold_backtick`, ``]:``)? The checks read NUL as U+FFFD, as the parser
     does. (An escaped backtick is :func:`code_spans`' to read.)
 
     ``one_line``: ``chunk`` is a whole text without a line break. A table then needs a
-    second line for its delimiter row, so ``|`` says nothing. A link reference definition
+    second line for its delimiter row, so ``|`` says nothing. ``headed``: as
+    :func:`may_hold_table`'s. A link reference definition
     cannot interrupt a paragraph, so one in ``chunk`` (a paragraph's source from its start)
     opens it (:data:`_DEFINITION_START`): ``]:`` anywhere else is text (a 1 MB paragraph
     ending in ``[x]: /u`` went to the parser whole).
@@ -94,7 +96,7 @@ def para_unsafe(chunk: str, *, one_line: bool = False) -> bool:
     if "\x00" in chunk:
         chunk = chunk.replace("\x00", "\ufffd")  # as the parser reads it
     return (
-        (tables and may_hold_table(chunk))
+        (tables and may_hold_table(chunk, headed=headed))
         or (bracket and _DEFINITION_START.match(chunk) is not None)
         or (link and link_may_hold_backtick(chunk))
         or (angle and autolink_may_hold_backtick(chunk))
@@ -111,18 +113,46 @@ WHITESPACE = (
 _DELIMITER_ROW = "|:->" + WHITESPACE
 
 
-def may_hold_table(chunk: str) -> bool:
+def may_hold_table(chunk: str, *, headed: bool = True) -> bool:
     """Could ``chunk``, a paragraph's source bounded by blank lines or fences, hold a table?
 
     A table needs its header line and, on the next line, a delimiter row: pipes, colons,
-    dashes and whitespace only (after any block quote markers), with a dash. A chunk of one
-    line holds no such pair, nor does one without such a line. ``splitlines`` also splits
-    at characters CommonMark keeps inside a line; each piece of a delimiter row is then
-    made of the same characters, so no row is missed.
+    dashes and whitespace only (after any block quote markers), with a dash. The table
+    rule also refuses a header line without a ``|``, and a header's text is part of its
+    source line (after any container's markers), so a delimiter row counts only under a
+    line holding one. A chunk of one line holds no such pair. Lines are the parser's: a
+    line break is an LF, a CR or a CRLF (``str.splitlines`` also splits at characters
+    CommonMark keeps inside a line, and a piece of a header may lack its ``|``).
+
+    ``headed``: the chunk's first line may be a delimiter row under a header above the
+    chunk. Callers that know the source line above holds no ``|`` (:func:`pipe_above`)
+    pass False: a 1 MB paragraph of ``|---|`` rows under tag lines, first line a row, went
+    to the parser whole (23-44 s/MB explained).
     """
     if "-" not in chunk or ("\n" not in chunk and "\r" not in chunk):
         return False  # (a streamed part of table rows: no dash, no generator per line)
-    return any("-" in line and not line.strip(_DELIMITER_ROW) for line in chunk.splitlines())
+    if "\r" in chunk:
+        chunk = chunk.replace("\r\n", "\n").replace("\r", "\n")
+    above = headed
+    for line in chunk.split("\n"):
+        if above and "-" in line and not line.strip(_DELIMITER_ROW):
+            return True
+        above = "|" in line
+    return False
+
+
+def pipe_above(text: str, at: int) -> bool:
+    """Does ``text`` hold a ``|`` from the start of the line above the one holding ``at``
+    up to ``at``? When not, a line starting at ``at`` (or a line's content starting
+    there, after a container's markers) is no table's delimiter row: the header would be
+    that line above. (Only LF is read as a line break: a CR-only text's answer is a
+    wider search, so never a wrong False.)"""
+    if at <= 0:
+        return False
+    start = text.rfind("\n", 0, at)  # the break before the line of ``at`` (at - 1 at a start)
+    if start > 0:
+        start = text.rfind("\n", 0, start)
+    return text.find("|", max(start, 0), at) >= 0
 
 
 #: A blank line: only spaces and tabs from the text's start or a line break to the next line
