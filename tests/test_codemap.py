@@ -1087,6 +1087,54 @@ def test_delimiter_rows_under_lines_answer_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree(text.replace("\n", "\r\n"))
 
 
+# List items and quotes with lazy lines (2026-12-07): a line of paragraph text under an
+# item's or a quote's paragraph continues it, however little it is indented and with no
+# marker (linescan.lazy_content); a list whose items each took such a line, or a quote of
+# such lines, went to the parser whole (5.2 and 3.8 s/MB in parse_reply).
+_LAZY_PIECES = ["- ", "1. ", "2) ", "* ", "\n", "\n\n", "\n ", "\n  ", "\n   ", "\n    ", "a"]
+_LAZY_PIECES += ["`", "``", "x `y` z", "[[reply_to_current]]", "b|c", "\n|-|", "\n:-", "\n> "]
+_LAZY_PIECES += ["\n# ", "\n===", "\n---", "\r", "\\", "\n- ", "\n1. ", "\n2. ", "\n\t", "]: /u"]
+_LAZY_PIECES += ["> ", "\n>", "\n> > ", "\n>> ", "a|b", "\n> |-|", "<a`>", "[l](`u`)"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_LAZY_PIECES), min_size=1, max_size=16).map("".join))
+@example("- a `x\nb` [[reply_to_current]]\n- c `d\ne`\n")  # spans through lazy lines
+@example("- a `x\n  b\nc` d\n")  # a lazy line after a continuation line
+@example("1. a `x\nb\n2. c` d\n")  # any marker ends the item, under a lazy line too
+@example("- a|b\nc\n  |-|\n  `x`\n")  # a table the item may hold: the parse's
+@example("> a `x\nb\n> c` d\n")  # a quote's paragraph through a lazy line
+@example("> > a `x\nb` c\n> d\n")  # lazy in a nested quote; a shallower line goes to the parse
+@example("> a|b\n> -|-\nc `x|y`\n")  # a lazy line ends a quoted table's rows: no row
+@example("x `a\n> b\nc` d\n")  # a quote interrupting a paragraph, then a lazy line
+def test_lazy_lines_answer_as_the_full_parse(text: str) -> None:
+    _assert_offsets_agree(text)
+    _assert_offsets_agree(text.replace("\n", "\r\n"))
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_items_and_quotes_with_lazy_lines_are_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: each item's paragraph pairs through its lazy line; the answers are the
+    # parse's. A line that may open a block under the item leaves the region to the parse.
+    parses, real = _count_parses(monkeypatch)
+    for text in (
+        "- a `x\nb` [[reply_to_current]]\n" * 300,
+        "- a\n  c `x\nb [[reply_to_current]]\n" * 300,  # (one backtick an item: no code)
+        "- a\n  c `x\nb` [[reply_to_current]]\n" * 300,
+    ):
+        assert any(_answered_without_a_parse(text, parses, real)) is ("b`" in text)
+    for text in (
+        "> a `x\nb` [[reply_to_current]]\n" * 300,
+        "> |---|\nMEDIA:[[reply_to:`1. \n" * 300,  # (a row under no "|": no table)
+    ):
+        assert any(_answered_without_a_parse(text, parses, real))
+    cm = CodeMap("- a `x\n:- b`\n" * 300)  # ":-" may be a delimiter row: not read as lazy
+    cm.in_code(4)
+    assert parses
+
+
 def test_pipe_above_reads_the_line_above_and_the_lines_start() -> None:
     # Not vacuous: a "|" on the line above, or before ``at`` on its own line, counts; one
     # two lines up, or after ``at``, does not.
@@ -1434,10 +1482,10 @@ _QUOTE_LINES = [
 ]
 
 
-#: List item lines (a marker, one to four spaces, content), lines such a run reads and lines it
-#: does not (a nested marker, indented code in the item, a lazy continuation, a block), and
-#: continuation lines indented to an item's content or not (one to six spaces, a tab, a
-#: nested block or table row in the item).
+#: List item lines (a marker, one to four spaces, content), lines such a run reads (a lazy
+#: continuation too) and lines it does not (a nested marker, indented code in the item, a
+#: block), and continuation lines indented to an item's content or not (one to six spaces,
+#: a tab, a nested block or table row in the item).
 _ITEM_LINES = [
     "- `a`",
     "* `a` [[reply_to_current]] ``b``",

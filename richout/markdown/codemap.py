@@ -382,8 +382,10 @@ class CodeMap:
         table = self._tables.recent
         if table is not None and table.body <= line_start < table.end:
             return self._row_in_code(table, pos, line_start, line_end)  # a plain line
-        lead = text[line_start : line_start + 1]  # (a space: maybe an item's continuation)
-        if lead in CONTAINER_FIRST or (lead == " " and self._container_before(line_start)):
+        # (A space: maybe an item's continuation; text under a line: maybe a lazy line.)
+        lead = text[line_start : line_start + 1]
+        under = lead == " " or (lead > " " and text[line_start - 2 : line_start - 1] != "\n")
+        if lead in CONTAINER_FIRST or (under and self._container_before(line_start)):
             quoted = self._container_runs(line_start, line_end).in_code(pos, line_start)
             if quoted is not None:
                 return quoted

@@ -17,10 +17,17 @@ contents joined do, at source offsets (as a quote's does, :mod:`richout.markdown
 lines without the parse; a bulleted list of 30k items with code spans and tags went to
 markdown-it-py whole (2.3 s/MB; 2.1 when each item is wrapped on two lines).
 
+A line of paragraph text under an item's paragraph line, less indented than its content,
+continues that paragraph lazily (:func:`~richout.markdown.linescan.lazy_content`: it starts,
+after up to three spaces, with no character a block, a container, a table's delimiter row or
+a definition may start with; an item marker below it still opens the next item, the list
+rule taking any marker there). A list whose items each took such a line went to the parser
+whole (5.2 s/MB in ``parse_reply``).
+
 Conservative edges: the run is the whole region between blank lines (or the text's ends):
 it must open with an item line (a paragraph above may take an ordered marker as text, and
-a container above may hold the lines), and a line that is neither an item's nor its
-continuation (a lazy line, a nested block) leaves the region to the parse; no fence may
+a container above may hold the lines), and a line that is none of an item's, a
+continuation and a lazy line (a nested block) leaves the region to the parse; no fence may
 touch it, and no ``]:`` may be in the text (a definition can make ``[x]`` a link).
 ``tests/test_codemap.py`` compares each answer with the full parse.
 """
@@ -31,7 +38,7 @@ import bisect
 import re
 
 from richout.markdown.fences import FenceScan
-from richout.markdown.linescan import is_blank, line_index
+from richout.markdown.linescan import is_blank, lazy_content, line_index
 from richout.markdown.quotes import LineRuns, QuoteRuns, part_head_spans, quoted_part_spans
 from richout.markdown.spans import (
     LINE_CODE_SPAN,
@@ -160,15 +167,17 @@ class ItemRuns(LineRuns):
         for j in range(k0, k1 + 1):
             a, b = self._bounds(j)
             c = item_continuation(text, a, b, width) if contents else None
-            if c is None:
-                c = item_content(text, a, b)
-                if c is None:
-                    return None
-                contents, ends, width = [c], [b], c - a
+            if c is None and (c := item_content(text, a, b)) is not None:
+                contents, ends, width = [c], [b], c - a  # the next item
                 out.append((j, contents, ends))
-            else:
-                contents.append(c)
-                ends.append(b)
+                continue
+            if c is None and contents:
+                # Under an item's paragraph, a line of paragraph text continues it lazily.
+                c = lazy_content(text, a, b)
+            if c is None:
+                return None
+            contents.append(c)
+            ends.append(b)
         return out
 
 
@@ -236,17 +245,21 @@ class ContainerRuns:
         return cls(text, [a + s for s in starts], scan, [a + s for s in blanks], definitions)
 
     def in_code(self, pos: int, line_start: int) -> bool | None:
-        """Is ``pos``, on the line starting at ``line_start`` (which opens with ``>``, a
-        list marker's first character or a space), in code? None when unsure."""
-        if self.text.startswith(">", line_start):
-            self._quotes = self._quotes or QuoteRuns(
-                self.text, self._starts, self._scan, self._definitions
+        """Is ``pos``, on the line starting at ``line_start`` (a quote's line, a list item's,
+        or one that may continue either's paragraph), in code? None when unsure."""
+        quoted = self.text.startswith(">", line_start)
+        if not quoted:
+            self._items = self._items or ItemRuns(
+                self.text, self._starts, self._scan, self._blanks, self._definitions
             )
-            return self._quotes.in_code(pos, line_start)
-        self._items = self._items or ItemRuns(
-            self.text, self._starts, self._scan, self._blanks, self._definitions
+            found = self._items.in_code(pos, line_start)
+            if found is not None:
+                return found
+        # A quote line, or another that may continue a quote's paragraph lazily.
+        self._quotes = self._quotes or QuoteRuns(
+            self.text, self._starts, self._scan, self._definitions
         )
-        return self._items.in_code(pos, line_start)
+        return self._quotes.in_code(pos, line_start)
 
 
 def listed_part_spans(text: str) -> list[tuple[int, int]] | None:

@@ -22,11 +22,13 @@ from richout.text.chars import contains, has_lone_cr
 __all__ = [
     "CONTAINERISH",
     "CONTAINER_LINE",
+    "LAZY_LINE",
     "Runs",
     "container_content",
     "indent_columns",
     "inline_start",
     "is_blank",
+    "lazy_content",
     "lf_lines",
     "line_index",
     "may_have_blocks",
@@ -35,6 +37,26 @@ __all__ = [
     "run_paragraph",
     "setext_underlines",
 ]
+
+
+#: A line that can only be paragraph continuation text: up to three spaces, then a
+#: character no block, container, table row or definition starts with (CommonMark 5.1).
+LAZY_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|:]")
+
+
+def lazy_content(text: str, a: int, b: int) -> int | None:
+    """Where the content of the line ``text[a:b]`` starts when, under a paragraph's line,
+    it can only continue that paragraph (lazily, when less indented than the paragraph's
+    container: :data:`LAZY_LINE`), with no CR but a CRLF's at its end; else None."""
+    if LAZY_LINE.match(text, a, b) is None:
+        return None
+    end = b - 1 if text.startswith("\r\n", b - 1) else b
+    if text.find("\r", a, end) >= 0:
+        return None  # a lone CR: the parse's
+    c = a
+    while text.startswith(" ", c):
+        c += 1
+    return c
 
 
 def may_have_blocks(text: str) -> bool:

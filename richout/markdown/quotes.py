@@ -17,12 +17,13 @@ from __future__ import annotations
 import bisect
 
 from richout.markdown.fences import FenceScan
-from richout.markdown.linescan import is_blank
+from richout.markdown.linescan import is_blank, lazy_content
 from richout.markdown.spans import (
     LINE_STARTER,
     code_spans_in,
     in_spans,
     line_spans,
+    may_hold_table,
     one_paragraph,
     para_unsafe,
     pipe_above,
@@ -141,6 +142,13 @@ class QuoteRuns(LineRuns):
     to the source from its first to its last backtick, as the parse maps them. A quote of
     30k lines with tags and code spans went to markdown-it-py whole, whose inline parse of
     ``[[`` tags cost 2-3 s/MB.
+
+    Lines with no marker that can only be paragraph text (:func:`lazy_content`) are in the
+    run too, below its first quote line: the quote takes each as a lazy continuation of its
+    paragraph (markdown-it-py marks it so, and neither a table nor another block starts
+    there). A table is read in runs of quote lines only: a run with a lazy line that may
+    hold one (:func:`~richout.markdown.spans.may_hold_table`) is the parse's. A quote of
+    such lines went to the parser whole (3.8 s/MB in ``parse_reply``, 48 explained).
     """
 
     __slots__ = ()
@@ -150,23 +158,58 @@ class QuoteRuns(LineRuns):
         return nested_content(self.text, *self._bounds(j))
 
     def _content(self, j: int) -> int | None:
+        """Line ``j``'s content start: a quote line's, or a lazy line's (:func:`lazy_content`)."""
         found = self._line(j)
-        return None if found is None else found[0]
+        return lazy_content(self.text, *self._bounds(j)) if found is None else found[0]
+
+    def _quote_above(self, k: int) -> int:
+        """The quote line whose paragraph the lazy line ``k`` may continue: the first line
+        above the lazy lines ending at ``k``, when it is a quote line; else -1, and each line
+        walked is recorded as unread (so each is walked once, whatever is asked)."""
+        j = k
+        while j >= 0 and self._line(j) is None and self._content(j) is not None:
+            j -= 1
+        if j < 0 or j == k or self._line(j) is None:
+            self._runs.update(dict.fromkeys(range(max(j, 0), k + 1)))
+            return -1
+        return j
 
     def _read_run(self, k: int) -> None:
         found = self._line(k)
-        if found is None:
-            self._runs[k] = None
+        if found is None and (k := self._quote_above(k)) < 0:
             return
+        found = self._line(k)
+        assert found is not None  # (a quote line, or the one above a lazy line)
         depth = found[1]
         last = len(self._starts) - 1
         k0 = k1 = k
         # A run keeps one depth: a line one marker deeper opens a quote in the paragraph
         # (which ends there), one shallower continues it lazily (both left to the parse).
-        while k0 > 0 and (found := self._line(k0 - 1)) is not None and found[1] == depth:
-            k0 -= 1
-        while k1 < last and (found := self._line(k1 + 1)) is not None and found[1] == depth:
+        # A line of paragraph text with no marker continues it lazily (CommonMark 5.1): the
+        # run takes such lines below its quote lines, and above them back to another one.
+        j = k0 - 1
+        while j >= 0 and ((f := self._line(j)) is None or f[1] == depth):
+            if f is not None:
+                k0 = j
+            elif self._content(j) is None:
+                break
+            j -= 1
+        lazy = False
+        while k1 < last and ((f := self._line(k1 + 1)) is None or f[1] == depth):
+            if f is None and self._content(k1 + 1) is None:
+                break
+            lazy = lazy or f is None
             k1 += 1
+        lazy = lazy or any(self._line(j) is None for j in range(k0, k))
+        run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
+        if (
+            lazy
+            and self.text.find("|", run_start, run_end) >= 0
+            and may_hold_table(self._joined(k0, k1), headed=pipe_above(self.text, run_start))
+        ):
+            # (Tables are read in runs of quote lines only: a lazy line ends a table's rows.)
+            self._runs.update(dict.fromkeys(range(k0, k1 + 1)))
+            return
         opens = self._opens_quote(k0)
         table = self._table(k0, k1) if opens else None
         head: int | None = k0
@@ -309,15 +352,20 @@ class QuoteRuns(LineRuns):
         # contents joined do, at source offsets (from a span's first backtick to its last,
         # as the parse maps it); only the checks of what can change the pairing read the
         # contents, and only when the source holds one of their triggers ("]:" is out).
-        if "|" in source or "<" in source or contains(source, "]("):
-            pieces = []
-            for j in range(k0, k1 + 1):
-                c = self._content(j)
-                assert c is not None  # the run is made of such lines
-                pieces.append(text[c : self._bounds(j)[1]])
-            if para_unsafe("\n".join(pieces), headed=pipe_above(text, run_start)):
-                return None
+        if ("|" in source or "<" in source or contains(source, "](")) and para_unsafe(
+            self._joined(k0, k1), headed=pipe_above(text, run_start)
+        ):
+            return None
         return code_spans_in(text, run_start, run_end)
+
+    def _joined(self, k0: int, k1: int) -> str:
+        """The contents of the run's lines ``k0``-``k1``, joined by line feeds."""
+        pieces = []
+        for j in range(k0, k1 + 1):
+            c = self._content(j)
+            assert c is not None  # the run is made of such lines
+            pieces.append(self.text[c : self._bounds(j)[1]])
+        return "\n".join(pieces)
 
 
 #: What a blank line starts with (a line starting otherwise holds content).
