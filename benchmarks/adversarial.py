@@ -236,8 +236,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "escaped_image_lines_embed_openers": lambda n: '\\![a](:[embed ref="`\n' * n,
     "link_destination_lines_ticks_tags": lambda n: "[a]([[audio_as_voice]]`=.png\n" * n,
     # Still over the budget: the shortest directive lines the general payload steps read
-    # (~40 µs a line, 100k lines a MB), a link whose destination nests a parenthesis on one
-    # long line, and lines that open like a fence but hold a backtick in their info string.
+    # (~40 µs a line, 100k lines a MB), and a link whose destination nests a parenthesis on
+    # one long line. (Lines that open like a fence but hold a backtick in their info string
+    # are paragraph text, read so since the next session.)
     "short_quoted_payload_lines": lambda n: 'MEDIA:"=]\n' * n,
     "nested_paren_links_one_line": lambda n: (
         "][[audio_as_voice]]MEDIA:https://e.example/a.png``[a](http://" * n

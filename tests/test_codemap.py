@@ -900,17 +900,20 @@ def test_the_whitespace_is_what_str_strip_removes() -> None:
 # hold a backtick (link_may_hold_backtick, checked against the full parse below).
 _ONE_LINE_UNSAFE_PATTERN = _UNSAFE_PATTERN
 # Block starts as CommonMark defines them (a marker, then a blank or the line's end; a line
-# of nothing but a break's or an underline's characters), tried at every line start.
+# of nothing but a break's or an underline's characters; a backtick fence whose info string
+# holds no backtick), tried at every line start.
 # ("$" before a CR too: the parser breaks lines there.)
 _STARTER_PATTERN = re.compile(
     r"(?m)^(?: {4}| {0,3}\t| {0,3}(?:>|(?:#{1,6}|[-+*]|\d{1,9}[.)])(?:[ \t\r]|$)"
-    r"|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}|=+[ \t]*|-+[ \t]*)(?:\r|$)|```|~~~))"
+    r"|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,}|=+[ \t]*|-+[ \t]*)(?:\r|$)"
+    r"|`{3,}[^`\r\n]*(?:\r|$)|~~~))"
 )
 _CHUNK_PIECES = ["`", "``", "```", "\n", "\r", " ", "    ", "\t", "<", "\\", "|", "](", "]:"]
 _CHUNK_PIECES += ["<", ">", "<a", "b>", "\x00", "\x1f", "\x7f", "\u00e9", "`>", "<`"]
 _CHUNK_PIECES += ["[", "\\`", "\\\\", "\\[", " \t"]
 _CHUNK_PIECES += ["2024 ", "1.", "1)", "-x", "*a*", "_", "___", "- - -", "==", "#x", "+", "######"]
 _CHUNK_PIECES += ["|-|", "> ", ":-:", "\u00a0", "\x0b", "\r\n", "\n|-|\n", "\r|-|", "|\x0b"]
+_CHUNK_PIECES += ["\n```x`", "\n````", "\n```` `"]
 _CHUNK_PIECES += ["]", "(", ":", "a", "#", "1", "-", "~", "*", "=", ">", "+", "_", "x y"]
 # Long plain runs, so that backticks are rare enough for the find() loop, several times.
 _CHUNK_PIECES += ["x" * 20, "word " * 8]
@@ -1133,6 +1136,18 @@ def test_items_and_quotes_with_lazy_lines_are_answered_without_a_parse(
     cm = CodeMap("- a `x\n:- b`\n" * 300)  # ":-" may be a delimiter row: not read as lazy
     cm.in_code(4)
     assert parses
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_fence_like_lines_are_answered_without_a_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Not vacuous: a run of backticks with a backtick after it on its line opens no fence
+    # (its info string would hold one), so a paragraph of such lines is paired locally; it
+    # went to the parser whole (1.5-2.3 s/MB). A real fence line still is a line starter.
+    parses, real = _count_parses(monkeypatch)
+    text = "```NO_REPLY``[[reply_to:x]] `a`\n" * 300
+    assert any(_answered_without_a_parse(text, parses, real))
+    assert spans.LINE_STARTER.match("````") and spans.LINE_STARTER.match("``` py")
+    assert not spans.LINE_STARTER.match("````x`") and not spans.LINE_STARTER.match("```x`")
 
 
 def test_pipe_above_reads_the_line_above_and_the_lines_start() -> None:
