@@ -236,9 +236,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "escaped_image_lines_embed_openers": lambda n: '\\![a](:[embed ref="`\n' * n,
     "link_destination_lines_ticks_tags": lambda n: "[a]([[audio_as_voice]]`=.png\n" * n,
     # Still over the budget: the shortest directive lines the general payload steps read
-    # (~40 µs a line, 100k lines a MB), and a link whose destination nests a parenthesis on
-    # one long line. (Lines that open like a fence but hold a backtick in their info string
-    # are paragraph text, read so since the next session.)
+    # (~40 µs a line, 100k lines a MB). (Since the next session a link whose destination
+    # nests a parenthesis on one long line, with no ")" after it, opens no link, and lines
+    # that open like a fence but hold a backtick in their info string are paragraph text.)
     "short_quoted_payload_lines": lambda n: 'MEDIA:"=]\n' * n,
     "nested_paren_links_one_line": lambda n: (
         "][[audio_as_voice]]MEDIA:https://e.example/a.png``[a](http://" * n
@@ -255,6 +255,10 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "lazy_quote_lines_ticks_tags": lambda n: "> a `x\nb [[reply_to_current]]\n" * n,
     "items_indented_directive_lines": lambda n: "- a\n  MEDIA:[[reply_to:`1. \n" * n,
     "quote_lazy_directive_lines": lambda n: "> a\nMEDIA:[[reply_to:`1. \n" * n,
+    # One long line of links that open no inline link (no ")" after them) whose
+    # destinations hold backticks, escaped or not (85-140 and 19-27 s/MB in parse_reply).
+    "escaped_tick_links_one_line": lambda n: "[[reply_to:---<div>[a](\\`" * n,
+    "tick_links_one_line": lambda n: "[[reply_to:x]]---../`\\`[a](" * n,
 }
 
 

@@ -1150,6 +1150,45 @@ def test_fence_like_lines_are_answered_without_a_parse(monkeypatch: pytest.Monke
     assert not spans.LINE_STARTER.match("````x`") and not spans.LINE_STARTER.match("```x`")
 
 
+# Escaped backticks and unclosed links (2026-12-07): a paragraph whose every backtick is
+# escaped holds no code span, whatever its links do (spans.may_open_span); a "](" after the
+# last ")" opens no inline link. One long line of either went to the parser whole (85-140
+# and 19-27 s/MB in parse_reply; markdown-it-py reads each "[[" label and nested
+# destination at length).
+_ESCAPED_LINK_PIECES = ["[a](", "(", ")", "\\`", "`", "``", "\\", "\\\\`", "[[reply_to:x]]", "x"]
+_ESCAPED_LINK_PIECES += [" ", "\n", "<", ">", "](", "[", "]", '"t"', "\n    ", "\n\t", "~~~\n"]
+_ESCAPED_LINK_PIECES += ["\n> ", "\n- ", "[a]: /u\n", "|-|\n", "a|b\n"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_ESCAPED_LINK_PIECES), min_size=1, max_size=16).map("".join))
+@example("[[reply_to:---<div>[a](\\`" * 5)
+@example("[[reply_to:x]]---../`\\`[a](" * 5)
+@example("x\n    \\`a\\`\n")  # escaped backticks in a paragraph's continuation: no code
+@example("# h\n    \\`a\n")  # ...in indented code after a heading: code
+@example("\\\\`a`")  # an escaped backslash: the backtick opens a span
+def test_escaped_backticks_and_unclosed_links_answer_as_the_full_parse(text: str) -> None:
+    _assert_offsets_agree(text)
+    _assert_offsets_agree(text.replace("\n", "\r\n"))
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_escaped_ticks_and_unclosed_links_are_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: the three lines went to the parser whole; each answer is the parse's
+    # (the first holds no code: every backtick is escaped).
+    parses, real = _count_parses(monkeypatch)
+    for text, code in (
+        ("[[reply_to:---<div>[a](\\`" * 300, False),
+        ("][[audio_as_voice]]MEDIA:https://e.example/a.png``[a](http://" * 300, True),
+        ("[[reply_to:x]]---../`\\`[a](" * 300, True),
+    ):
+        assert any(_answered_without_a_parse(text, parses, real)) is code
+    assert not spans.may_open_span("\\` [a](\\`\n\\\\\\`")
+    assert spans.may_open_span("\\\\`") and spans.may_open_span("a\\``")
+
+
 def test_pipe_above_reads_the_line_above_and_the_lines_start() -> None:
     # Not vacuous: a "|" on the line above, or before ``at`` on its own line, counts; one
     # two lines up, or after ``at``, does not.

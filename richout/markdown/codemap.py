@@ -48,14 +48,7 @@ from richout.markdown.linescan import (
 )
 from richout.markdown.links import reference_may_hold_backtick
 from richout.markdown.regions import Pieces
-from richout.markdown.spans import (
-    code_spans,
-    has_line_starter,
-    heading_spans,
-    in_spans,
-    para_unsafe,
-    pipe_above,
-)
+from richout.markdown.spans import heading_spans, in_spans, plain_spans
 from richout.markdown.tables import TableRead, Tables, heads_table
 
 __all__ = ["CodeMap", "Region", "needs_code_parse"]
@@ -485,14 +478,7 @@ class CodeMap:
     def _pair_backticks(
         self, lo: int, hi: int, *, one_line: bool = False, starters: bool = True, top: bool = False
     ) -> list[tuple[int, int]] | None:
-        """Code spans of the plain paragraph ``[lo, hi)``, else None. ``one_line``: the whole text,
-        one line (:func:`para_unsafe` reads its definition); ``starters=False``: no line starter
-        (:func:`one_paragraph`); ``top``: :func:`has_line_starter`'s. (Reads :func:`pipe_above`.)"""
-        chunk = self._src[lo:hi]
-        if "`" not in chunk:
-            return []
-        if not one_line and self._definitions_matter(chunk):
-            return None
-        if para_unsafe(chunk, one_line=one_line, headed=pipe_above(self._src, lo)):
-            return None
-        return None if starters and has_line_starter(chunk, top=top) else code_spans(chunk)
+        """:func:`~richout.markdown.spans.plain_spans` of ``[lo, hi)`` (``starters=False``: no
+        line starter, :func:`one_paragraph`), with this text's definitions."""
+        how = {"one_line": one_line, "starters": starters, "top": top}
+        return plain_spans(self._src, lo, hi, references=self._definitions_matter, **how)

@@ -121,15 +121,19 @@ def link_may_hold_backtick(source: str) -> bool:
     Each ``](`` is read as the link rule reads it (:func:`_link_end`). Where that reading
     cannot tell, the region is taken as far as a destination could reach, with the title
     after it; such regions can overlap (``](`` inside a long destination), and past twice
-    the text's length the text is left to the parser, so the cost stays linear.
+    the text's length the text is left to the parser, so the cost stays linear. An inline
+    link closes with a ``)``: a ``](`` after the last one opens none (a 1 MB line of links
+    nesting their destinations' parentheses, none closed, went to the parser whole: 19-27
+    s/MB in ``parse_reply``).
     """
     if contains(source, "![") and image_may_hold_backtick(source):
         return True
     n = len(source)
     budget = 2 * n + 64
     find = source.find
+    last = source.rfind(")")
     i = find("](")
-    while i >= 0:
+    while 0 <= i < last:
         paren = i + 1
         plain = _PLAIN_LINK_TAIL.match(source, paren + 1)
         if plain is not None:

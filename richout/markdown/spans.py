@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 
 from richout.markdown.links import autolink_may_hold_backtick, link_may_hold_backtick
 from richout.text.chars import contains, has_lone_cr
@@ -30,10 +31,12 @@ __all__ = [
     "in_spans",
     "line_spans",
     "may_hold_table",
+    "may_open_span",
     "one_paragraph",
     "pair_runs",
     "para_unsafe",
     "pipe_above",
+    "plain_spans",
 ]
 
 #: What may open a block at a line start (matched at each line start of a paragraph), as
@@ -280,6 +283,52 @@ _CODE_SPAN = re.compile(_SPAN.format(".*?"), re.S)
 #: :data:`_CODE_SPAN` kept to one line: lines that are each a paragraph, in one search.
 LINE_CODE_SPAN = re.compile(_SPAN.format(r"[^\r\n]*?"))
 SHORT_CHUNK = 256
+
+
+def plain_spans(
+    text: str,
+    lo: int,
+    hi: int,
+    *,
+    one_line: bool = False,
+    starters: bool = True,
+    top: bool = False,
+    references: Callable[[str], bool],
+) -> list[tuple[int, int]] | None:
+    """The code spans of the paragraph ``text[lo:hi]`` (offsets in it) when nothing can change
+    which backtick runs pair, else None. ``one_line``: it is the whole text, one line
+    (:func:`para_unsafe` reads its definition); ``starters``: whether a line may start a
+    block (:func:`has_line_starter`, ``top`` as its); ``references``: whether a definition
+    elsewhere may make a reference of a piece of it. Its first line heads no table under a
+    line without a ``|`` (:func:`pipe_above`)."""
+    chunk = text[lo:hi]
+    if "`" not in chunk:
+        return []
+    if starters and has_line_starter(chunk, top=top):
+        return None
+    if not may_open_span(chunk):
+        return []  # (every backtick escaped: no span, whatever links or tables make)
+    if not one_line and references(chunk):
+        return None
+    if para_unsafe(chunk, one_line=one_line, headed=pipe_above(text, lo)):
+        return None
+    return code_spans(chunk)
+
+
+#: A backtick after an even run of backslashes (none included): one an escape leaves alone.
+_UNESCAPED_TICK = re.compile(r"(?<!\\)(?:\\\\)*`")
+
+
+def may_open_span(chunk: str) -> bool:
+    """Could a backtick of ``chunk``, a paragraph's source, open a code span? Not when each
+    one follows an odd run of backslashes: the inline parser reads a run of backslashes from
+    its first (no token ends inside one: a destination, a title and a label's text read a
+    backslash with the character after it, an autolink ends at its ``>``), so the last
+    escapes the backtick, which opens nothing; and a span needs an opener. No link, image,
+    table or definition then changes the pairing: a 1 MB line of ``[a](\\``` links nesting
+    their destinations' parentheses went to the parser whole (85-140 s/MB in
+    ``parse_reply``). Only block starts (:func:`has_line_starter`) still matter."""
+    return _UNESCAPED_TICK.search(chunk) is not None
 
 
 def code_spans(chunk: str) -> list[tuple[int, int]]:
