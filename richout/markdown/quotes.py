@@ -146,9 +146,10 @@ class QuoteRuns(LineRuns):
     Lines with no marker that can only be paragraph text (:func:`lazy_content`) are in the
     run too, below its first quote line: the quote takes each as a lazy continuation of its
     paragraph (markdown-it-py marks it so, and neither a table nor another block starts
-    there). A table is read in runs of quote lines only: a run with a lazy line that may
-    hold one (:func:`~richout.markdown.spans.may_hold_table`) is the parse's. A quote of
-    such lines went to the parser whole (3.8 s/MB in ``parse_reply``, 48 explained).
+    there). A table is read in runs of quote lines only: when a run with a lazy line may
+    hold one (:func:`~richout.markdown.spans.may_hold_table`), its lazy lines are the
+    parse's and its quote lines are read without them. A quote of such lines went to the
+    parser whole (3.8 s/MB in ``parse_reply``, 48 explained).
     """
 
     __slots__ = ()
@@ -207,9 +208,10 @@ class QuoteRuns(LineRuns):
             and self.text.find("|", run_start, run_end) >= 0
             and may_hold_table(self._joined(k0, k1), headed=pipe_above(self.text, run_start))
         ):
-            # (Tables are read in runs of quote lines only: a lazy line ends a table's rows.)
-            self._runs.update(dict.fromkeys(range(k0, k1 + 1)))
-            return
+            # Tables are read in runs of quote lines only (a lazy line ends a table's rows):
+            # the lazy lines are the parse's, the quote lines around line k read alone.
+            self._runs.update((j, None) for j in range(k0, k1 + 1) if self._line(j) is None)
+            k0, k1 = self._quote_lines(k, depth)
         opens = self._opens_quote(k0)
         table = self._table(k0, k1) if opens else None
         head: int | None = k0
@@ -229,6 +231,17 @@ class QuoteRuns(LineRuns):
         spans = self._spans(k0, k1) if opens and self._ends(k1) else None
         for j in range(k0, k1 + 1):
             self._runs[j] = spans
+
+    def _quote_lines(self, k: int, depth: int) -> tuple[int, int]:
+        """The first and last of the quote lines of ``depth`` next to each other around the
+        quote line ``k``."""
+        last = len(self._starts) - 1
+        k0 = k1 = k
+        while k0 > 0 and (f := self._line(k0 - 1)) is not None and f[1] == depth:
+            k0 -= 1
+        while k1 < last and (f := self._line(k1 + 1)) is not None and f[1] == depth:
+            k1 += 1
+        return k0, k1
 
     def _opens_quote(self, k0: int) -> bool:
         """Does the run starting at line ``k0`` open its block quote? The lines before it,
