@@ -1189,6 +1189,41 @@ def test_escaped_ticks_and_unclosed_links_are_answered_without_a_parse(
     assert spans.may_open_span("\\\\`") and spans.may_open_span("a\\``")
 
 
+# A run opening with indented code (2026-12-07): the first line indented less ends the
+# block and opens a paragraph, whose later indented lines are lazy (CodeMap._past_code).
+_CODE_TOP_PIECES = ["\t", "    ", "  ", "x", "`", "``", "\\`", "[[reply_to:", "\n", "\n\n", "\r"]
+_CODE_TOP_PIECES += ["- ", "> ", "# h", "===", "```", "~~~", "[a]: /u", "|-|", "a|b", " "]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.sampled_from(["", "x\n\n", "- a\n\n", "```\nx\n```\n", "# h\n"]),
+    st.lists(st.sampled_from(_CODE_TOP_PIECES), min_size=1, max_size=14).map("".join),
+)
+@example("", "\t`a\nb `x\n\tc` d\n")  # a code line, then a paragraph with a lazy tab line
+@example("- a\n\n", "    `a\nb `x\n    c` d\n")  # in a list item: no code block
+@example("", "    a\n===\n`x`\n")  # no paragraph to underline: "===" is text
+def test_runs_opening_with_indented_code_answer_as_the_full_parse(head: str, body: str) -> None:
+    _assert_offsets_agree(head + body)
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_a_paragraph_under_a_code_line_is_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: the delivery strip's text once its leading tag is gone (a code line,
+    # then a paragraph whose tab-led lines are lazy) went to the parser whole. Asked where
+    # the pipelines ask, at each "[" (a code line's break is still the parse's to place).
+    parses, real = _count_parses(monkeypatch)
+    text = "\tx`[embed\n" + "[[audio_as_voice]] `a` \tx`[embed\n\tx`[embed\n" * 300
+    cm = CodeMap(text)
+    at = [m.start() for m in re.finditer(r"\[", text)]
+    answers = [cm.in_code(p) for p in at]
+    assert parses == []
+    assert answers == [real(text).in_code(p) for p in at]
+    assert answers[0] and any(answers[1:]) and not all(answers[1:])
+
+
 def test_pipe_above_reads_the_line_above_and_the_lines_start() -> None:
     # Not vacuous: a "|" on the line above, or before ``at`` on its own line, counts; one
     # two lines up, or after ``at``, does not.
@@ -2023,9 +2058,9 @@ def test_a_long_block_quote_or_list_is_answered_without_a_parse(
     # 3,000 such items (one line each, or ``wrapped`` onto a second line indented to their
     # content), is paired without markdown-it-py (each once went to the parser whole, 2-3
     # s/MB; a nested quote and a list until the twenty-fourth stop, a wrapped list until the
-    # twenty-fifth), and each answer is the parse's; a fence in a quote, or a quote line
-    # after a lazy one, still parses (a lazy line after a one-line quote continues the
-    # quote's paragraph, which the run pairs).
+    # twenty-fifth), and each answer is the parse's; a fence in a quote still parses (a lazy
+    # line continues the quote's paragraph, which the run pairs, and since 2026-12-07 so
+    # does a quote line after a lazy one).
     parses, real = _count_parses(monkeypatch)
     lead = marker if marker.startswith(">") else " " * len(marker)
     for eol in ("\n", "\r\n"):
@@ -2042,7 +2077,7 @@ def test_a_long_block_quote_or_list_is_answered_without_a_parse(
         assert parses == []
     for other, parsed in (
         ("> `a` x\nlazy ` b\n", 0),
-        ("> `a` x\nlazy ` b\n> c`\n", 1),
+        ("> `a` x\nlazy ` b\n> c`\n", 0),
         ("> ```\n> `a` [[reply_to_current]]\n", 1),
     ):
         before = len(parses)

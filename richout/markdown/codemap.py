@@ -44,6 +44,7 @@ from richout.markdown.linescan import (
     line_index,
     may_have_blocks,
     needs_code_parse,
+    past_indented,
     run_paragraph,
 )
 from richout.markdown.links import reference_may_hold_backtick
@@ -66,6 +67,7 @@ class CodeMap:
         "_blank_ends",
         "_blank_starts",
         "_blocks",
+        "_code_tops",
         "_containers",
         "_fences",
         "_first_container",
@@ -112,6 +114,7 @@ class CodeMap:
         #: each run's first "|" or "]:" by its start, else its end (:meth:`_paragraph_above`)
         self._run_marks: dict[int, int] = {}
         self._runs = Runs()  # what was found once per run of lines
+        self._code_tops: dict[int, int] = {}  # by a run's start: past its indented code
         self._first_container = -1
         self._whole: bool | None = None  # the text is one paragraph (paragraph_spans)?
         #: the quote and list item runs read, by their lines' window (-1: all lines)
@@ -215,8 +218,10 @@ class CodeMap:
         """The spans of a text that is one paragraph, paired once (None: the parse pairs)."""
         key = (0, len(self._src))
         if key not in self._para_spans:
-            one_line = "\n" not in self._src
-            self._para_spans[key] = self._pair_backticks(*key, one_line=one_line, starters=False)
+            one_line, refs = "\n" not in self._src, self._definitions_matter
+            self._para_spans[key] = plain_spans(
+                self._src, *key, one_line=one_line, starters=False, references=refs
+            )
         return self._para_spans[key]
 
     def block_to_end(self, pos: int) -> bool | None:
@@ -433,6 +438,7 @@ class CodeMap:
             elif table.ended:  # its last row ended it: what follows begins as after a blank line
                 lo = table.end - 1
         lo, hi = run_paragraph(text, lo, hi, line_start, line_end, runs=self._runs)
+        lo = self._past_code(lo, hi, line_start)
         q = self._quote_at.get(lo)
         if q is None:
             # (Not in a container's lazy run, whose quote lines may continue it.)
@@ -446,7 +452,8 @@ class CodeMap:
         key = (lo, hi)
         top = not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)
         if key not in self._para_spans:
-            self._para_spans[key] = self._pair_backticks(lo, hi, top=top)
+            refs = self._definitions_matter
+            self._para_spans[key] = plain_spans(text, lo, hi, top=top, references=refs)
         spans = self._para_spans[key]
         if spans is None:
             return None
@@ -455,6 +462,19 @@ class CodeMap:
             first = lo + 1 if text.startswith("\n", lo) else lo
         self._last_line = (first, hi if spans else line_start + 1, lo, spans)
         return in_spans(spans, pos - lo, len(text))
+
+    def _past_code(self, lo: int, hi: int, line_start: int) -> int:
+        """Where the line at ``line_start`` starts its block when the run ``[lo, hi)`` (after a
+        blank line or the text's start, no container line before it) opens with indented code:
+        the first line indented less (:func:`past_indented`); else ``lo``."""
+        text = self._src
+        a = lo + 1 if text.startswith("\n", lo) else lo
+        if lo and a == lo:
+            return lo
+        if (got := self._code_tops.get(a)) is None:
+            code = indent_columns(text, a) >= 4 and not self._container_before(a)
+            got = self._code_tops[a] = past_indented(text, a, hi) if code else a
+        return got if a < got <= line_start else lo
 
     def _row_in_code(self, table: TableRead, pos: int, ls: int, le: int) -> bool | None:
         """Is ``pos`` in a code span of its cell on the line ``[ls, le)``, a row of ``table``?"""
@@ -474,11 +494,3 @@ class CodeMap:
         # A definition elsewhere makes "[a][`x`]" a link, its label no inline text, and
         # "![a `x`]" an image, whose alt text keeps no code span.
         return self._has_definitions() and reference_may_hold_backtick(chunk)
-
-    def _pair_backticks(
-        self, lo: int, hi: int, *, one_line: bool = False, starters: bool = True, top: bool = False
-    ) -> list[tuple[int, int]] | None:
-        """:func:`~richout.markdown.spans.plain_spans` of ``[lo, hi)`` (``starters=False``: no
-        line starter, :func:`one_paragraph`), with this text's definitions."""
-        how = {"one_line": one_line, "starters": starters, "top": top}
-        return plain_spans(self._src, lo, hi, references=self._definitions_matter, **how)
