@@ -168,6 +168,12 @@ def test_a_long_paragraphs_spans_map_to_the_source_in_linear_steps() -> None:
         # goes to the parser; one whose label ends at its first "]" holds none (2026-12-07)
         ("`a` [[reply_to_current]] ![`i`](/p.png) `b` " * 500, True),
         ("`a` [[reply_to_current]] ![i](/p.png) `b` " * 500, False),
+        # no ")" after a "](": no inline link; every backtick escaped: no span at all; a
+        # fence-like run with a backtick after it, and no line break before the next text:
+        # no code block starts after a tag (the delivery strip's question; 2026-12-07)
+        ("`a` [[reply_to_current]] [l](u`v `b` " * 500, False),
+        ("[[reply_to_current]] [a](\\`[[reply_to:x " * 500, False),
+        ("`a` [[reply_to_current]] ```b``` " * 500, False),
     ],
 )
 def test_punctuation_beside_code_spans_parses_only_when_it_decides(
