@@ -2208,10 +2208,10 @@ def test_a_paragraphs_spans_are_read_once_and_only_near(monkeypatch: pytest.Monk
     # Not vacuous (review): uncached, every question on a long line paired it again; read
     # on any text, a long one's first question walked every line (134 ms for 500k lines
     # before a fence), where the local checks answer from near the question.
-    from richout.markdown import codemap, items
+    from richout.markdown import items
 
     calls: list[str] = []
-    for module, name in ((items, "one_paragraph"), (codemap, "code_spans")):
+    for module, name in ((items, "one_paragraph"), (spans, "code_spans")):
         real = getattr(module, name)
         monkeypatch.setattr(module, name, lambda t, _n=name, _r=real: calls.append(_n) or _r(t))
     line = "`a` [[reply_to_current]] ``b`` " * 500
