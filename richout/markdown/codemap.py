@@ -57,6 +57,7 @@ __all__ = ["CodeMap", "Region", "needs_code_parse"]
 _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\r?$))")
 # A line that can only be paragraph text (no block starts with these characters).
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
+_UNDER = CONTAINER_FIRST | {" "}  # what a line a lazy line may continue starts with
 _INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|\r?$))", re.M)  # a quote or ATX heading line
 
 
@@ -380,9 +381,11 @@ class CodeMap:
         table = self._tables.recent
         if table is not None and table.body <= line_start < table.end:
             return self._row_in_code(table, pos, line_start, line_end)  # a plain line
-        # (A space: maybe an item's continuation; text under a line: maybe a lazy line.)
+        # (A space: maybe an item's continuation; text under a container's or continuation's
+        # line: maybe a lazy one. Under plain lines the paragraph path reads it, faster.)
         lead = text[line_start : line_start + 1]
-        under = lead == " " or (lead > " " and text[line_start - 2 : line_start - 1] != "\n")
+        above = text.rfind("\n", 0, line_start - 1) + 1 if line_start > 1 else line_start
+        under = lead == " " or (lead > " " and above < line_start - 1 and text[above] in _UNDER)
         if lead in CONTAINER_FIRST or (under and self._container_before(line_start)):
             quoted = self._container_runs(line_start, line_end).in_code(pos, line_start)
             if quoted is not None:

@@ -328,7 +328,11 @@ def may_open_span(chunk: str) -> bool:
     table or definition then changes the pairing: a 1 MB line of ``[a](\\``` links nesting
     their destinations' parentheses went to the parser whole (85-140 s/MB in
     ``parse_reply``). Only block starts (:func:`has_line_starter`) still matter."""
-    return _UNESCAPED_TICK.search(chunk) is not None
+    i = chunk.find("`")
+    if i <= 0 or chunk[i - 1] != "\\":
+        return i >= 0  # (most often: the first backtick is unescaped, no pattern search)
+    j = len(chunk[:i].rstrip("\\"))  # where the backslashes before it start
+    return _UNESCAPED_TICK.search(chunk, j) is not None
 
 
 def code_spans(chunk: str) -> list[tuple[int, int]]:
