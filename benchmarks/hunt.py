@@ -16,6 +16,13 @@ time them at 1 MB with ``adversarial.py``'s families before calling one superlin
 
 On 2026-12-07 ten minutes of two seeds flagged thirteen shapes; seven became families of
 ``adversarial.py`` (README, Speed, "fortieth stop").
+
+``--parses`` looks for the costliest class instead, with no timing of its own to disturb:
+texts the code map sends to markdown-it-py whole. Each shape is repeated to ``--size / 8``
+characters and run through ``parse_reply`` (plain and explained) and ``render_reply``; a
+run is printed when the parser was handed more than half the text and spent more than
+``--over`` seconds per MB of it there (the parse time alone), with the count of parses. That
+search found the shapes of the forty-first stop (README, Speed), at 10-140 s/MB.
 """
 
 from __future__ import annotations
@@ -61,7 +68,10 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=256_000, help="the larger text's characters")
     ap.add_argument("--over", type=float, default=3.0, help="flag above this many s/MB")
     ap.add_argument("--growth", type=float, default=6.0, help="flag above this ratio at 4x")
+    ap.add_argument("--parses", action="store_true", help="find texts parsed whole instead")
     args = ap.parse_args()
+    if args.parses:
+        return parses(args)
     rng = random.Random(args.seed)
     deadline = time.monotonic() + args.seconds
     tried = flagged = 0
@@ -87,6 +97,54 @@ def main() -> int:
                 )
         tried += 1
     print(f"{tried} shapes tried, {flagged} runs flagged")
+    return 0
+
+
+def parses(args: argparse.Namespace) -> int:
+    """The ``--parses`` search: texts the code map hands to markdown-it-py whole."""
+    import richout
+    from richout.markdown import codemap, engine, regions
+
+    handed: list[int] = []
+    spent = [0.0]
+    real = engine.parse_code
+
+    def counting(text: str, **kwargs: Any) -> Any:
+        handed.append(len(text))
+        t0 = time.perf_counter()
+        try:
+            return real(text, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - t0
+
+    for module in (codemap, regions):
+        module.parse_code = counting  # type: ignore[attr-defined]
+    ops: dict[str, Callable[[str], Any]] = {
+        "parse_reply": richout.parse_reply,
+        "parse_reply explained": lambda t: richout.parse_reply(t, explain=True),
+        "render_reply": richout.render_reply,
+    }
+    rng = random.Random(args.seed)
+    deadline = time.monotonic() + args.seconds
+    tried = flagged = 0
+    while time.monotonic() < deadline:
+        unit = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 6)))
+        unit += "\n" if rng.random() < 0.6 else ""
+        text = unit * max(1, args.size // 8 // len(unit))
+        for name, fn in ops.items():
+            handed.clear()
+            spent[0] = 0.0
+            fn(text)
+            if sum(handed) > len(text) / 2 and per_mb(spent[0], text) > args.over:
+                flagged += 1
+                print(
+                    f"{name:22s} parsed {sum(handed) / len(text):4.1f}x the text in "
+                    f"{len(handed)} parse(s), {per_mb(spent[0], text):6.2f} s/MB  unit={unit!r}",
+                    flush=True,
+                )
+                break
+        tried += 1
+    print(f"{tried} shapes tried, {flagged} flagged")
     return 0
 
 
