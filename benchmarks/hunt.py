@@ -31,7 +31,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,16 @@ PIECES = [
     "file:", "http://", "https://", ":", ".png", "\r", "\r\n", "\n", "\n\n", "&amp;", "<!--",
     "-->", "<div>", "NO_REPLY",
 ]  # fmt: skip
+
+
+def units(seed: int, seconds: float) -> Iterator[str]:
+    """Random units of one to six pieces, most with a line break after them, until
+    ``seconds`` have passed."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        unit = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 6)))
+        yield unit + ("\n" if rng.random() < 0.6 else "")
 
 
 def runs() -> list[tuple[str, Callable[[str], Any]]]:
@@ -72,12 +82,8 @@ def main() -> int:
     args = ap.parse_args()
     if args.parses:
         return parses(args)
-    rng = random.Random(args.seed)
-    deadline = time.monotonic() + args.seconds
     tried = flagged = 0
-    while time.monotonic() < deadline:
-        unit = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 6)))
-        unit += "\n" if rng.random() < 0.6 else ""
+    for unit in units(args.seed, args.seconds):
         small = unit * max(1, args.size // 4 // len(unit))
         big = unit * max(1, args.size // len(unit))
         for name, fn in runs():
@@ -124,12 +130,8 @@ def parses(args: argparse.Namespace) -> int:
         "parse_reply explained": lambda t: richout.parse_reply(t, explain=True),
         "render_reply": richout.render_reply,
     }
-    rng = random.Random(args.seed)
-    deadline = time.monotonic() + args.seconds
     tried = flagged = 0
-    while time.monotonic() < deadline:
-        unit = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 6)))
-        unit += "\n" if rng.random() < 0.6 else ""
+    for unit in units(args.seed, args.seconds):
         text = unit * max(1, args.size // 8 // len(unit))
         for name, fn in ops.items():
             handed.clear()

@@ -984,6 +984,12 @@ def test_escaped_backticks_pair_as_the_full_parse(text: str) -> None:
     _assert_offsets_agree("x " + text.replace("\n", " "))  # one plain line
 
 
+def _assert_offsets_agree_lf_and_crlf(text: str) -> None:
+    """:func:`_assert_offsets_agree` of ``text`` and of it with each LF made a CRLF."""
+    _assert_offsets_agree(text)
+    _assert_offsets_agree(text.replace("\n", "\r\n"))
+
+
 def _answered_without_a_parse(text: str, parses: list[str], real: Any) -> list[bool]:
     """Every third offset's answer from a fresh map, which must send nothing to the parser
     (``parses``, from :func:`_count_parses`), and must be the real parse's."""
@@ -1028,8 +1034,7 @@ _IMAGE_PIECES += ["[[reply_to_current]]", "<!--", "\t"]
 @example("[a `b`]: /u\n![a](<[a `b`]: /u\n")
 @example("x [a](u x[a `b`]\n\n[a `b`]: /u\n")
 def test_images_and_destinations_ending_lines_answer_as_the_full_parse(text: str) -> None:
-    _assert_offsets_agree(text)
-    _assert_offsets_agree(text.replace("\n", "\r\n"))
+    _assert_offsets_agree_lf_and_crlf(text)
 
 
 def test_references_after_a_failed_inline_link() -> None:
@@ -1086,8 +1091,7 @@ _ROW_PIECES += ["#", "\n# a|b\n", "\n```\n", "\n===\n", "\n---\n", "\r", "\t", "
 @example("> a|b\n> |-|\n> `x` |\n")  # a quote's table, its header inside the quote
 @example("- a\n  |-|\n  `x\n  |-|\n  y`")  # an item's paragraph with rows in it
 def test_delimiter_rows_under_lines_answer_as_the_full_parse(text: str) -> None:
-    _assert_offsets_agree(text)
-    _assert_offsets_agree(text.replace("\n", "\r\n"))
+    _assert_offsets_agree_lf_and_crlf(text)
 
 
 # List items and quotes with lazy lines (2026-12-07): a line of paragraph text under an
@@ -1111,8 +1115,7 @@ _LAZY_PIECES += ["> ", "\n>", "\n> > ", "\n>> ", "a|b", "\n> |-|", "<a`>", "[l](
 @example("> a|b\n> -|-\nc `x|y`\n")  # a lazy line ends a quoted table's rows: no row
 @example("x `a\n> b\nc` d\n")  # a quote interrupting a paragraph, then a lazy line
 def test_lazy_lines_answer_as_the_full_parse(text: str) -> None:
-    _assert_offsets_agree(text)
-    _assert_offsets_agree(text.replace("\n", "\r\n"))
+    _assert_offsets_agree_lf_and_crlf(text)
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
@@ -1168,8 +1171,7 @@ _ESCAPED_LINK_PIECES += ["\n> ", "\n- ", "[a]: /u\n", "|-|\n", "a|b\n"]
 @example("# h\n    \\`a\n")  # ...in indented code after a heading: code
 @example("\\\\`a`")  # an escaped backslash: the backtick opens a span
 def test_escaped_backticks_and_unclosed_links_answer_as_the_full_parse(text: str) -> None:
-    _assert_offsets_agree(text)
-    _assert_offsets_agree(text.replace("\n", "\r\n"))
+    _assert_offsets_agree_lf_and_crlf(text)
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
