@@ -17,7 +17,8 @@ The table gives each pipeline's corpus total per side and the speed-up (before /
 
 A CASE is ``family:op`` as in ``compare_families.py`` (``op`` one of ``media``,
 ``directives``, ``reply``, ``embed``, ``render``, ``stream``; ``:e`` after it explains):
-the ~1 MB family from ``adversarial.py`` run ``--runs`` times per side, alternating, in
+the ~1 MB family from ``adversarial.py`` (``--size`` characters: a family whose old side
+costs a minute a MB is timed at 256 KB) run ``--runs`` times per side, alternating, in
 s/MB (the fastest run of each), with a full collection before each run.
 
 Both sides run from source (pure Python) in this interpreter, with this checkout's corpus
@@ -164,8 +165,8 @@ def corpus(before: Any, after: Any, ops: list[str], rounds: int, by_kind: bool) 
             )
 
 
-def cases(before: Any, after: Any, names: list[str], runs: int) -> None:
-    """Each CASE's fastest run per side, in s/MB, alternating."""
+def cases(before: Any, after: Any, names: list[str], runs: int, size: int) -> None:
+    """Each CASE's fastest run per side, in s/MB, alternating, at about ``size`` characters."""
     print("\n| case | before s/MB | after s/MB | speed-up |\n|---|---:|---:|---:|")
     for case in names:
         family, op, *mode = case.split(":")
@@ -175,7 +176,8 @@ def cases(before: Any, after: Any, names: list[str], runs: int) -> None:
                 f"{sorted(adversarial.FAMILIES)} and an op of {list(_CASE_OPS)}"
             )
         explain = mode == ["e"]
-        text = adversarial.FAMILIES[family](adversarial.family_n(adversarial.FAMILIES[family]))
+        make = adversarial.FAMILIES[family]
+        text = make(adversarial.family_n(make, size))
         f_old, f_new = pipelines(before, explain)[op], pipelines(after, explain)[op]
         f_old(text[:3000])
         f_new(text[:3000])
@@ -196,6 +198,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3, help="runs per case and side")
     ap.add_argument("--ops", default="media,reply,render", help="corpus pipelines ('' for none)")
     ap.add_argument("--by-kind", action="store_true", help="totals per kind of reply too")
+    ap.add_argument("--size", type=int, default=adversarial.MB, help="a case's characters (about)")
     args = ap.parse_intermixed_args()
     sys.path.insert(0, str(REPO))
     after = importlib.import_module("richout")
@@ -206,7 +209,7 @@ def main() -> int:
         if ops:
             corpus(before, after, ops, args.rounds, args.by_kind)
         if args.cases:
-            cases(before, after, args.cases, args.runs)
+            cases(before, after, args.cases, args.runs, args.size)
     return 0
 
 
