@@ -382,9 +382,10 @@ class CodeMap:
         if table is not None and table.body <= line_start < table.end:
             return self._row_in_code(table, pos, line_start, line_end)  # a plain line
         # (A space: maybe an item's continuation; text under a container's or continuation's
-        # line: maybe a lazy one. Under plain lines the paragraph path reads it, faster.)
+        # line, read back LOCAL_REACH at most: maybe a lazy one. Else the paragraph path.)
         lead = text[line_start : line_start + 1]
-        above = text.rfind("\n", 0, line_start - 1) + 1 if line_start > 1 else line_start
+        far = max(line_start - self.LOCAL_REACH, 0)
+        above = text.rfind("\n", far, max(line_start - 1, 0)) + 1 or (line_start if far else 0)
         under = lead == " " or (lead > " " and above < line_start - 1 and text[above] in _UNDER)
         if lead in CONTAINER_FIRST or (under and self._container_before(line_start)):
             quoted = self._container_runs(line_start, line_end).in_code(pos, line_start)
