@@ -163,14 +163,18 @@ class QuoteRuns(LineRuns):
         found = self._line(j)
         return lazy_content(self.text, *self._bounds(j)) if found is None else found[0]
 
+    def _lazy(self, j: int) -> bool:
+        """Is line ``j``, no quote line, a lazy one (:func:`lazy_content`)?"""
+        return lazy_content(self.text, *self._bounds(j)) is not None
+
     def _quote_above(self, k: int) -> int:
         """The quote line whose paragraph the lazy line ``k`` may continue: the first line
         above the lazy lines ending at ``k``, when it is a quote line; else -1, and each line
         walked is recorded as unread (so each is walked once, whatever is asked)."""
         j = k
-        while j >= 0 and self._line(j) is None and self._content(j) is not None:
+        while j >= 0 and (found := self._line(j)) is None and self._lazy(j):
             j -= 1
-        if j < 0 or j == k or self._line(j) is None:
+        if j < 0 or j == k or found is None:
             self._runs.update(dict.fromkeys(range(max(j, 0), k + 1)))
             return -1
         return j
@@ -189,19 +193,19 @@ class QuoteRuns(LineRuns):
         # A line of paragraph text with no marker continues it lazily (CommonMark 5.1): the
         # run takes such lines below its quote lines, and above them back to another one.
         j = k0 - 1
+        lazy = between = False  # (a lazy line in the run; one above its first quote line)
         while j >= 0 and ((f := self._line(j)) is None or f[1] == depth):
             if f is not None:
-                k0 = j
-            elif self._content(j) is None:
+                k0, lazy = j, lazy or between
+            elif not self._lazy(j):
                 break
+            between = f is None
             j -= 1
-        lazy = False
         while k1 < last and ((f := self._line(k1 + 1)) is None or f[1] == depth):
-            if f is None and self._content(k1 + 1) is None:
+            if f is None and not self._lazy(k1 + 1):
                 break
             lazy = lazy or f is None
             k1 += 1
-        lazy = lazy or any(self._line(j) is None for j in range(k0, k))
         run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
         if (
             lazy
