@@ -940,3 +940,32 @@ def test_many_quote_runs_and_json_tails() -> None:
     tail = '/a.png"]' * 20_000
     # The trailing '"]' is stripped; the last JSON tail starts at the quote before it.
     assert clean(tail) == tail[:-10]
+
+
+def test_a_results_copy_has_every_field_and_lists_of_its_own() -> None:
+    """``PayloadResult.copy`` (the walk narrows a copy: the judge returns its record again
+    for the same payload) keeps every field, a field added later included."""
+    from dataclasses import fields
+
+    from richout.media.fates import Item
+
+    values: dict[str, object] = {
+        "accepted": [Item("/a.png", 0, 6)],
+        "leftovers": [(7, 9)],
+        "looks_local": True,
+        "rejected": [(7, 9, "xy", True, True)],
+        "fallback_failed": (0, 9, "/a.png xy"),
+        "parts": 2,
+        "value_bounds": (0, 9),
+        "unwrapped": "/a.png xy",
+        "counted": [(7, 9, "xy")],
+        "quoted_list": True,
+        "words": True,
+    }
+    assert {f.name for f in fields(PayloadResult)} == set(values)
+    res = PayloadResult(**values)  # type: ignore[arg-type]
+    twin = res.copy()
+    for name, value in values.items():
+        assert getattr(twin, name) == value, name
+        if isinstance(value, list):
+            assert getattr(twin, name) is not getattr(res, name), name

@@ -519,3 +519,28 @@ def test_cli_policy_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     toml.write_text("strict = [\n", encoding="utf-8")
     assert main(["parse", str(reply), "--policy", str(toml)]) == 2
     assert "not valid TOML" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("profile", BOTH)
+@pytest.mark.parametrize(
+    "line",
+    [
+        "MEDIA:/tmp/a.png https://cdn.example/b.png",  # one part refused, one kept
+        "MEDIA:/tmp/a.png /tmp/b.png",  # every part refused
+        'MEDIA:"/tmp/a b.png"',  # an unwrapped value refused
+    ],
+)
+def test_a_line_met_again_is_narrowed_again(profile: str, line: str) -> None:
+    """The judge reads a payload once a reply and returns its record again for the same
+    payload; the policy narrows every line, so the tenth copy of a line is refused, counted
+    and explained as the first is (narrowing the kept record changed later lines)."""
+    policy = Policy(allow_local_files=False)
+    one = richout.parse_reply(line, policy=policy, profile=profile, explain=True)
+    many = richout.parse_reply("\n".join([line] * 10), policy=policy, profile=profile, explain=True)
+    assert one.diagnostics, "the policy refuses something on the line"
+    assert many.rejected_media_count == 10 * one.rejected_media_count
+    assert many.media_urls == 10 * one.media_urls
+    assert many.text == ("\n".join([one.text] * 10) if one.text else "")
+    shape = [(d.code, d.column, d.message) for d in one.diagnostics]
+    for n in range(1, 11):
+        assert [(d.code, d.column, d.message) for d in many.diagnostics if d.line == n] == shape

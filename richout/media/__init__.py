@@ -10,8 +10,9 @@
 - `cleaning`: a payload's §6.1-§6.3 readings (clean, unwrap, quoted list) as bounds.
 - `regroup`: §6.6, whitespace tokens merged into parts, and what that asks of a token.
 - `payload`: `analyse_payload`, a payload's parts judged by the memoising §7 `Judge`.
-- `judge`: `Judge`, the §7 verdicts for one reply, memoised.
-- `fates`: §6.7, the fate of each part (accepted, counted, left, dropped) and its records.
+- `judge`: `Judge`, the §7 verdicts and the payloads read for one reply, memoised.
+- `results`: the records a payload's reading yields (`Item`, `PayloadResult`).
+- `fates`: §6.7, the fate of each part (accepted, counted, left, dropped).
 - `explain`: the §17 diagnostics entry points (`fast_path`, `explain`, policy refusals).
 - `explain_lines`: §17.1, lines holding `MEDIA:` that are not directives, and why.
 - `explain_directives`: §17.2-§17.3, rejected parts and warnings per accepted reference.

@@ -1,4 +1,4 @@
-"""The fate of a payload's parts (MEDIA.md §6.7): the records, the verdicts, the sorting.
+"""The fate of a payload's parts (MEDIA.md §6.7): the verdicts and the sorting.
 
 :func:`part_fate` decides one part from its text (accepted, hidden and counted, left visible,
 dropped); :func:`tokens_apart` reads a payload of many tokens none of which can join another,
@@ -11,12 +11,12 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from itertools import accumulate, compress, islice, repeat
 
 from richout.media.cleaning import QUOTES, Cleaner, begins_independent, unwrap_bounds
 from richout.media.judge import Judge
 from richout.media.regroup import WORD_TOKEN, is_plain_path, token_facts
+from richout.media.results import Item, PayloadResult
 from richout.policy.local import is_traversal_or_unsupported_home, looks_local
 from richout.policy.verdict import MAX_REFERENCE_UNITS
 from richout.text.chars import JS_WS, JS_WS_CLASS, has_js_ws
@@ -39,58 +39,6 @@ __all__ = [
 
 #: first characters an explicit quoted list can start with (after whitespace)
 LIST_OPEN = frozenset("\"'`[")
-
-
-@dataclass(slots=True)
-class Item:
-    """One accepted reference with where it came from (payload offsets)."""
-
-    value: str
-    start: int
-    end: int
-    #: the serialized-JSON cut shortened it (§6.1 step 3)
-    cut: bool = False
-    #: ``part``, ``unwrapped``, ``rescue`` (§6.8) or ``fallback`` (§6.9)
-    source: str = "part"
-    #: regrouped (§6.6) after a first token that already ended with a file extension
-    absorbed: bool = False
-    #: what cleaning removed after the value (wrapper characters, a JSON tail)
-    tail: str = ""
-
-
-@dataclass(slots=True)
-class PayloadResult:
-    """What one payload yields (MEDIA §6-§9); offsets are payload offsets."""
-
-    accepted: list[Item] = field(default_factory=list)
-    #: leftover parts that stay visible (§6.7), as bounds
-    leftovers: list[tuple[int, int]] = field(default_factory=list)
-    #: ``trim(V)`` looks local or starts with the file prefix (§9.2)
-    looks_local: bool = False
-    #: parts judged and not accepted (§6.7): ``(start, end, candidate, spaces, visible)``;
-    #: ``visible`` is False for a part discarded silently (traversal with spaces)
-    rejected: list[tuple[int, int, str, bool, bool]] = field(default_factory=list)
-    #: the §6.9 fallback that was tried and failed: ``(start, end, candidate)``
-    fallback_failed: tuple[int, int, str] | None = None
-    #: number of parts (§6.6)
-    parts: int = 0
-    #: bounds of the whole-payload value V after trimming (for payload-level diagnostics)
-    value_bounds: tuple[int, int] = (0, 0)
-    #: the whole-payload value was unwrapped from quotes (U set)
-    unwrapped: str | None = None
-    #: rejected parts that look like media sources, hidden and counted (profile ``next``):
-    #: ``(start, end, candidate)``
-    counted: list[tuple[int, int, str]] = field(default_factory=list)
-    #: the payload was an explicit quoted list (PROFILES.md rule 3)
-    quoted_list: bool = False
-    #: the payload is words and spaces only (``payload._words_only``): every part is a word,
-    #: left visible. Not compared: the general steps give the same result without knowing it.
-    words: bool = field(default=False, compare=False)
-
-    @property
-    def ok(self) -> bool:
-        """At least one reference was accepted."""
-        return bool(self.accepted)
 
 
 #: A part's fate as :func:`tokens_apart` keeps it per distinct text: the candidate, the tail

@@ -112,6 +112,7 @@ def directive_cuts(
     # fused split (a caption left visible) was once scanned to its end first (7% of a
     # megabyte render of such lines).
     scan_from = 0
+    seen: dict[str, _Outcome | None] = {}
     colon = media_colon(raw, 5) if first is None else first
     while colon >= 0:
         ls = raw.rfind("\n", scan_from, colon) + 1 or scan_from
@@ -140,24 +141,41 @@ def directive_cuts(
             continue
         if judge is None:
             judge = Judge(profile, explains=False)
-        read = _read_line(raw, ls, le, judge, m)
+        # A line's reading is a function of its text: a line met again takes it from the
+        # memo (a megabyte of one refused line repeated read each in about 6 µs).
+        line = raw[ls:le]
+        if line in seen:
+            read = seen[line]
+        else:
+            read = seen[line] = _read_line(raw, ls, le, judge, m)
         if read is None:
             return None
-        if read.cuts:
-            cuts.append(read.cuts[0])
-        rejected += read.rejected
+        refs, counted = read
+        if counted >= 0:
+            cuts.append((ls, le, refs))
+            rejected += counted
     return Cuts(cuts, rejected)
+
+
+#: :func:`_read_line`'s outcome for a line the walk removes or keeps: the line's references
+#: and the refused ones it counts, or :data:`_KEPT`. (Compared by value, not identity:
+#: compiled code may unbox a tuple.)
+_Outcome = tuple[list[str], int]
+#: The outcome of a line the walk keeps as it is.
+_KEPT: _Outcome = ([], -1)
 
 
 def _read_line(
     raw: str, ls: int, le: int, judge: Judge, plain: re.Match[str] | None = None
-) -> Cuts | None:
+) -> _Outcome | None:
     """The walk's reading of the directive line ``raw[ls:le]`` (``Walker._directive_line``)
-    when it leaves the line whole or keeps it as it is: the line's cut (if any) and the
-    references it counts; None when the line would be rewritten."""
+    when it leaves the line whole or keeps it as it is: the line's references and the
+    refused ones it counts when it leaves, :data:`_KEPT` when it stays; None when the line
+    would be rewritten. Only the line's text decides (it starts at the text's start or
+    after a ``\n``, which the boundary search reads as no word character)."""
     head = MEDIA_AT_BOUNDARY.search(raw, ls, le)
     if head is None or head.end() >= le:
-        return Cuts([], 0)  # no ASCII MEDIA:, or nothing after it: the walk keeps the line
+        return _KEPT  # no ASCII MEDIA:, or nothing after it: the walk keeps the line
     if collapse_blank_runs(raw[ls : head.start()]):
         return None  # text before MEDIA: stays in the line
     ps = payload_start(raw, head.end(), le, judge.profile.skip_leading_backtick)
@@ -167,7 +185,7 @@ def _read_line(
         # nothing looks local (one word alone too: §7 refuses it). The payload steps would
         # list each word, 500k in a 1 MB line, to find that.
         line = raw[ls:le]
-        return Cuts([], 0) if collapse_blank_runs(line) == line else None
+        return _KEPT if collapse_blank_runs(line) == line else None
     if plain is not None and ps == plain.start(2) and plain.end(2) == le:
         res = read_clean_token(payload, judge)  # the payload is the token
     else:
@@ -176,11 +194,11 @@ def _read_line(
     if res.accepted:
         if res.leftovers:
             return None  # part of the payload stays visible
-        return Cuts([(ls, le, [item.value for item in res.accepted])], counted)
+        return [item.value for item in res.accepted], counted
     if res.looks_local or res.counted:
-        return Cuts([(ls, le, [])], counted)
+        return [], counted
     line = raw[ls:le]
-    return Cuts([], 0) if collapse_blank_runs(line) == line else None
+    return _KEPT if collapse_blank_runs(line) == line else None
 
 
 def text_without(raw: str, cuts: list[Cut]) -> str:

@@ -6,6 +6,7 @@ module keeps to its steps.
 
 from __future__ import annotations
 
+from richout.media.results import PayloadResult
 from richout.policy import (
     OK,
     Policy,
@@ -35,7 +36,16 @@ class Judge:
     :meth:`narrowed` judges a reference the baseline accepted.
     """
 
-    __slots__ = ("_asked", "_memo", "_narrowed", "_passes", "explains", "policy", "profile")
+    __slots__ = (
+        "_asked",
+        "_memo",
+        "_narrowed",
+        "_passes",
+        "explains",
+        "payloads",
+        "policy",
+        "profile",
+    )
 
     def __init__(
         self, profile: Profile = NEXT, policy: Policy | None = None, *, explains: bool = True
@@ -51,6 +61,9 @@ class Judge:
         self._asked: dict[tuple[str, bool, bool], Verdict] = {}
         self._passes: dict[tuple[str, bool, bool], bool] = {}
         self._narrowed: dict[str, Verdict] = {}
+        #: :func:`~richout.media.payload.analyse_payload`'s results by payload, for the
+        #: payloads its general steps read (shared: a caller that changes one copies it)
+        self.payloads: dict[str, PayloadResult] = {}
 
     def narrowed(self, reference: str) -> Verdict:
         """The policy's verdict on an accepted ``reference`` (``OK`` without a policy)."""

@@ -88,13 +88,30 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     spaces :func:`spaced_path`, a plain URL followed by words :func:`_captioned_url`, a
     quoted path or URL :func:`quoted_path` (the last two only when their judge accepts;
     else the general steps decide).
+
+    Any payload but a single token is read once per judge: asked again, the judge returns
+    the record it returned first (``Judge.payloads``), so a caller that changes a result
+    changes a copy (``Walker._narrow``).
     """
     if judge is None:
         judge = Judge()
-    res = PayloadResult()
     n = len(p)
     if n and p[0] not in LIST_OPEN and not has_js_ws(p):
-        return single_token(p, judge, res)
+        return single_token(p, judge, PayloadResult())
+    # A payload read again in the same reply is answered from the judge's memo: its result
+    # is a function of its text under one profile (offsets are payload offsets). A
+    # megabyte of one short refused line repeated cost 38 µs a line in the steps below. A
+    # single token is not kept: its lane is about as cheap as the memo, and a reply of
+    # 100k distinct tokens would pay for a memo it never reads.
+    known = judge.payloads.get(p)
+    if known is None:
+        known = judge.payloads[p] = _analyse(p, n, judge, PayloadResult())
+    return known
+
+
+def _analyse(p: str, n: int, judge: Judge, res: PayloadResult) -> PayloadResult:
+    """:func:`analyse_payload` for a payload of ``n`` characters that is not one token or
+    opens a quoted list: the shape lanes, else the general steps."""
     url_first = n <= MAX_REFERENCE_UNITS and p.startswith("http")
     if url_first:
         # A URL and its caption, asked first (a megabyte of such lines asked three lanes

@@ -381,7 +381,10 @@ class Walker:
             ps = payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
         clean = plain is not None and ps == plain.start(2) and plain.end(2) == le  # one token
         res = (read_clean_token if clean else analyse_payload)(raw[ps:le], walk.judge)
-        narrowed = self._narrow(res) if walk.judge.policy is not None and res.accepted else []
+        narrowed: list[tuple[Item, Verdict]] = []
+        if walk.judge.policy is not None and res.accepted:
+            res = res.copy()  # the judge returns its record again for the same payload
+            narrowed = self._narrow(res)
         outcome: Literal["accepted", "removed", "kept"]
         if res.counted:
             walk.rejected_count += len(res.counted)
