@@ -489,7 +489,7 @@ def test_payload_reading_copies_linearly(family: str) -> None:
 @pytest.mark.parametrize("op", ["split_media", "parse_reply", "render_reply"])
 @pytest.mark.parametrize(
     "line",
-    ['MEDIA:"=]', 'MEDIA:/tmp/a.png, "b"', "MEDIA: 'x' y", "MEDIA:a b/c.png"],
+    ['MEDIA:"=.]', 'MEDIA:/tmp/a.png, "b"', "MEDIA: 'x' y:", "MEDIA:a b/c.png"],
 )
 def test_a_payload_met_again_is_read_once(
     op: str, explain: bool, line: str, monkeypatch: pytest.MonkeyPatch
@@ -497,7 +497,8 @@ def test_a_payload_met_again_is_read_once(
     """A reply of one directive line repeated reads its payload by the payload steps once,
     however many lines: the judge keeps the result for the reply (a megabyte of one short
     refused line cost 38 µs a line, 3.8 s/MB), and the fused split keeps each line's
-    outcome. Distinct payloads are each read once."""
+    outcome. Distinct payloads are each read once. A payload without ``/ \\ ~ . :`` is
+    read only to explain it."""
     from richout.media import payload as pl
 
     real = pl._analyse
@@ -516,3 +517,7 @@ def test_a_payload_met_again_is_read_once(
     varied = "\n".join(f"{line}{i}" for i in range(50))
     run(varied, explain=explain)
     assert len(read) == len(set(read)) == 50
+    for joint in ("\n", "\r\n"):  # the fused split, and the walk (CR breaks)
+        read.clear()
+        run(joint.join(f'MEDIA:"={i}] x' for i in range(50)), explain=explain)
+        assert len(read) == (50 if explain else 0)

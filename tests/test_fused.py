@@ -60,6 +60,9 @@ _LINES = st.sampled_from(
         "MEDIA:screenshot",
         "  MEDIA:screenshot",
         "MEDIA:screenshot  now",
+        'MEDIA:"=]',  # no / \ ~ . : in the payload: kept without reading it
+        "  MEDIA: 'a' b ",
+        'MEDIA:["a", "b"]',
         "MEDIA:http://example.com/a.png",
         "MEDIA: https://user:pw@example.com/a.png /tmp/c.png",
         "x MEDIA:/tmp/a.png",

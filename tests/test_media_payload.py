@@ -969,3 +969,69 @@ def test_a_results_copy_has_every_field_and_lists_of_its_own() -> None:
         assert getattr(twin, name) == value, name
         if isinstance(value, list):
             assert getattr(twin, name) is not getattr(res, name), name
+
+
+# Characters for whitespace-free tokens that open with a quote, a backtick or "[": quotes
+# and brackets that may pair or list, commas, wrappers, JSON tails, and the marks of a
+# source (/ \ ~ . :) that decide the verdict.
+_OPENED_TOKENS = st.builds(
+    lambda head, body: head + body,
+    st.sampled_from(['"', "'", "`", "["]),
+    st.lists(
+        st.sampled_from([*"\"'`[](){}<>,=/\\~.:ab1_-é", "png", "https://", "x.png"]), max_size=14
+    ).map("".join)
+    | st.lists(st.sampled_from([*"\"'`[],ab/.", '"a"', "'b'", "x.png"]), max_size=8).map("".join),
+)
+
+
+@settings(max_examples=1500)
+@given(_OPENED_TOKENS, st.sampled_from(sorted(PROFILES)))
+@example('"=]', "next")
+@example('"a","b"', "next")
+@example('["a","b"]', "release-2026.9.6")
+@example("'/a.png'", "next")
+@example('"/a.png', "next")
+@example("`x.png`]", "next")
+def test_an_opened_token_reads_as_the_general_steps(p: str, name: str) -> None:
+    """A whitespace-free token that opens with a quote, a backtick or ``[`` and is no list
+    and no pair of quotes takes the single-token steps; every such token (lists and pairs
+    included) reads, field for field, as the general steps read it, with either judge."""
+    from richout.media import payload as pl
+
+    profile = PROFILES[name]
+    general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
+    assert analyse_payload(p, Judge(profile)) == general
+    assert analyse_payload(p, Judge(profile, explains=False)) == general
+
+
+# Payloads without "/ \ ~ . :": words, quotes, brackets, wrappers, commas, every kind of
+# whitespace, and letters that fold or look like the marks (U+0131, fullwidth solidus).
+_MARKLESS = st.lists(
+    st.sampled_from(
+        [
+            *"\"'`[](){}<>,;=!?@#%&*+|^$ab1_-\t \u00a0\u3000\u2028ıİ／＼～。：é",
+            *("http", "file", "media", "png", "C", "x_y"),
+        ]
+    ),
+    max_size=24,
+).map("".join)
+
+
+@settings(max_examples=2000)
+@given(_MARKLESS, st.sampled_from(sorted(PROFILES)))
+@example('"=]', "next")
+@example("http", "next")
+@example("C", "release-2026.9.6")
+@example("a b c", "next")
+def test_a_payload_without_source_marks_delivers_counts_and_hides_nothing(
+    p: str, name: str
+) -> None:
+    """``may_name_a_source``'s claim, against the payload steps: without ``/ \\ ~ . :`` no
+    reading of the payload accepts, counts or looks local, so the walk keeps its line as
+    written (the split and an unexplained walk skip the steps for it)."""
+    from richout.media.payload import may_name_a_source
+
+    assert not may_name_a_source(p)
+    for judge in (Judge(PROFILES[name]), Judge(PROFILES[name], explains=False)):
+        res = analyse_payload(p, judge)
+        assert not res.accepted and not res.counted and not res.looks_local

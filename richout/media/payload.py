@@ -66,6 +66,7 @@ __all__ = [
     "analyse_payload",
     "caption_words",
     "is_words_payload",
+    "may_name_a_source",
 ]
 
 
@@ -110,8 +111,14 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
 
 
 def _analyse(p: str, n: int, judge: Judge, res: PayloadResult) -> PayloadResult:
-    """:func:`analyse_payload` for a payload of ``n`` characters that is not one token or
-    opens a quoted list: the shape lanes, else the general steps."""
+    """:func:`analyse_payload` for a payload of ``n`` characters that holds whitespace or
+    opens with a quote, a backtick or ``[``: the shape lanes, else the general steps."""
+    if n and not has_js_ws(p) and not _list_or_pair(p, judge):
+        # One token that opens with a quote, a backtick or "[" and is neither an explicit
+        # list nor one pair of quotes: the general steps read it as one part whose value is
+        # the whole token, as single_token does (a megabyte of distinct `MEDIA:"=1]` lines
+        # cost 45 µs a line in them).
+        return single_token(p, judge, res)
     url_first = n <= MAX_REFERENCE_UNITS and p.startswith("http")
     if url_first:
         # A URL and its caption, asked first (a megabyte of such lines asked three lanes
@@ -143,6 +150,16 @@ def _analyse(p: str, n: int, judge: Judge, res: PayloadResult) -> PayloadResult:
         if quoted is not None and quoted_path(quoted, judge, res, local=False):
             return res
     return _read_payload(p, judge, res)
+
+
+def _list_or_pair(p: str, judge: Judge) -> bool:
+    """Does the whitespace-free payload ``p`` read as an explicit quoted list under the
+    judge's profile, or unwrap from one pair of quotes (:func:`_read_parts`' first two
+    readings)?"""
+    head = p[0]
+    if judge.profile.quoted_lists and head in LIST_OPEN and quoted_list(p) is not None:
+        return True
+    return head in QUOTES and unwrap_bounds(p, 0, len(p)) is not None
 
 
 #: A plain ``http://`` or ``https://`` URL, then blank-separated :data:`WORD_TOKEN` words,
@@ -248,6 +265,24 @@ def _caption_parts(
     leftovers += words
     res.rejected += [(x, y, p[x:y], True, True) for x, y in words]
     return accepted, leftovers, words
+
+
+#: The characters a reference, a local-looking value or a counted source needs one of.
+_SOURCE_MARKS = re.compile(r"[/\\~.:]")
+
+
+def may_name_a_source(p: str) -> bool:
+    """Can any reading of the payload ``p`` deliver, count or look local? Only if it holds
+    one of ``/ \\ ~ . :``.
+
+    Every candidate and value the steps judge is a slice of ``p``. §7 accepts an
+    ``http(s)://`` or ``media://`` URL (a ``:``), a local shape (a ``/`` or ``\\``; a drive
+    ``X:/``) or, as the whole payload, a bare name with an extension (a ``.``); a part is
+    counted when it begins an independent source (a root: ``/ ~ ./ ../ .\\ \\\\`` or a
+    drive; a scheme: a ``:``) or looks local (those, or a separator); the file prefix is
+    ``file:``. Without those characters the line is kept as written, and its reading is
+    only the explanation's (``tests/test_media_payload.py`` draws such payloads)."""
+    return _SOURCE_MARKS.search(p) is not None
 
 
 def is_words_payload(p: str) -> bool:

@@ -16,7 +16,8 @@ __all__ = ["read_clean_token", "rooted_or_schemed", "single_token"]
 
 
 def single_token(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False) -> PayloadResult:
-    """The steps for a payload without whitespace that starts with no quote or ``[``.
+    """The steps for a payload without whitespace that is no explicit quoted list and
+    does not unwrap from one pair of quotes (most start with no quote, backtick or ``[``).
 
     Such a payload is no list, is not unwrapped, is one part, and its whole-payload value is
     the payload itself: the general path reduces to one clean, one verdict, the count of a

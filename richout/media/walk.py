@@ -38,7 +38,7 @@ from richout.media.lines import (
     refused_change,
     says_nothing,
 )
-from richout.media.payload import Item, Judge, PayloadResult, analyse_payload
+from richout.media.payload import Item, Judge, PayloadResult, analyse_payload, may_name_a_source
 from richout.media.refused import refused_token_line
 from richout.media.single_token import read_clean_token
 from richout.models import Span, span_record
@@ -58,11 +58,6 @@ _MAX_IMAGES_PER_LINE = 50
 
 #: A token of such a line ending in ``.``: sentence punctuation §17.3 warns about.
 _DOT_AT_TOKEN_END = re.compile(r"\.(?![^ \t])")
-
-
-def _is_http_prefix(s: str) -> bool:
-    head = s[:8].lower()
-    return head.startswith("http://") or head == "https://"
 
 
 class Walker:
@@ -193,7 +188,7 @@ class Walker:
                 chosen = self.allowlist.get(target)
                 if chosen:
                     url = chosen
-            elif _is_http_prefix(target) and walk.judge.ok(target):
+            elif target[:8].lower().startswith(("http://", "https://")) and walk.judge.ok(target):
                 url = target
             if url is not None and walk.judge.policy is not None:
                 # The policy only filters what the profile lifts; the image stays as text.
@@ -379,8 +374,12 @@ class Walker:
                 return
             ms = m.start()
             ps = payload_start(raw, m.end(), le, self.profile.skip_leading_backtick)
+        payload = raw[ps:le]
+        if not (self.explain or may_name_a_source(payload)):
+            walk.changes.append(refused_change(raw, ls, ms, le, removed=False))
+            return  # nothing to deliver, count or hide, and nothing to explain: kept
         clean = plain is not None and ps == plain.start(2) and plain.end(2) == le  # one token
-        res = (read_clean_token if clean else analyse_payload)(raw[ps:le], walk.judge)
+        res = (read_clean_token if clean else analyse_payload)(payload, walk.judge)
         narrowed: list[tuple[Item, Verdict]] = []
         if walk.judge.policy is not None and res.accepted:
             res = res.copy()  # the judge returns its record again for the same payload
