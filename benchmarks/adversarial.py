@@ -235,11 +235,18 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "image_lines_escaped_ticks_tags": lambda n: "<!--![a](NO_REPLY\\`[[reply_to:x]]\n" * n,
     "escaped_image_lines_embed_openers": lambda n: '\\![a](:[embed ref="`\n' * n,
     "link_destination_lines_ticks_tags": lambda n: "[a]([[audio_as_voice]]`=.png\n" * n,
-    # Still over the budget: the shortest directive lines the general payload steps read
-    # (~40 µs a line, 100k lines a MB). (Since the next session a link whose destination
-    # nests a parenthesis on one long line, with no ")" after it, opens no link, and lines
-    # that open like a fence but hold a backtick in their info string are paragraph text.)
+    # The shortest directive lines the general payload steps read (~40 µs a line, 100k
+    # lines a MB). (Since the next session a link whose destination nests a parenthesis on
+    # one long line, with no ")" after it, opens no link, and lines that open like a fence
+    # but hold a backtick in their info string are paragraph text.) 2026-12-07, third
+    # session: a payload is read once a reply, and one holding none of / \\ ~ . : is kept
+    # unread; the numbered lines below are each distinct, so no memo answers them, and the
+    # last two hold a "." (each delivers its bare name: 20-45 µs a line, still over).
     "short_quoted_payload_lines": lambda n: 'MEDIA:"=]\n' * n,
+    "numbered_quoted_payload_lines": lambda n: "".join(f'MEDIA:"={i}]\n' for i in range(n)),
+    "numbered_crlf_quoted_payload_lines": lambda n: "".join(f'MEDIA:"={i}]\r\n' for i in range(n)),
+    "numbered_bare_name_lines": lambda n: "".join(f"MEDIA:=.{i}]\n" for i in range(n)),
+    "numbered_quoted_bare_name_lines": lambda n: "".join(f'MEDIA:"=.{i}]\n' for i in range(n)),
     "nested_paren_links_one_line": lambda n: (
         "][[audio_as_voice]]MEDIA:https://e.example/a.png``[a](http://" * n
     ),
