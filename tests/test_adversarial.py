@@ -491,14 +491,14 @@ def test_payload_reading_copies_linearly(family: str) -> None:
     "line",
     ['MEDIA:"=.]', 'MEDIA:/tmp/a.png, "b"', "MEDIA: 'x' y:", "MEDIA:a b/c.png"],
 )
-def test_a_payload_met_again_is_read_once(
+def test_a_payload_met_again_is_read_at_most_twice(
     op: str, explain: bool, line: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A reply of one directive line repeated reads its payload by the payload steps once,
-    however many lines: the judge keeps the result for the reply (a megabyte of one short
-    refused line cost 38 µs a line, 3.8 s/MB), and the fused split keeps each line's
-    outcome. Distinct payloads are each read once. A payload without ``/ \\ ~ . :`` is
-    read only to explain it."""
+    """A reply of one directive line repeated reads its payload by the payload steps at
+    most twice, however many lines: the judge keeps the result of a payload met again for
+    the reply (a megabyte of one short refused line cost 38 µs a line, 3.8 s/MB), and the
+    fused split keeps the outcome of a line met again. Distinct payloads are each read
+    once. A payload without ``/ \\ ~ . :`` is read only to explain it."""
     from richout.media import payload as pl
 
     real = pl._analyse
@@ -512,7 +512,7 @@ def test_a_payload_met_again_is_read_once(
     run = getattr(richout, op)
     reply = "\n".join([line] * 500)
     run(reply, explain=explain)
-    assert len(read) == 1, f"{len(read)} readings of one payload"
+    assert 1 <= len(read) <= 2, f"{len(read)} readings of one payload"
     read.clear()
     varied = "\n".join(f"{line}{i}" for i in range(50))
     run(varied, explain=explain)

@@ -45,6 +45,7 @@ class Judge:
         "payloads",
         "policy",
         "profile",
+        "seen",
     )
 
     def __init__(
@@ -64,6 +65,8 @@ class Judge:
         #: :func:`~richout.media.payload.analyse_payload`'s results by payload, for the
         #: payloads its general steps read (shared: a caller that changes one copies it)
         self.payloads: dict[str, PayloadResult] = {}
+        #: the payloads read once (the memo keeps a payload's result from its second reading)
+        self.seen: set[str] = set()
 
     def narrowed(self, reference: str) -> Verdict:
         """The policy's verdict on an accepted ``reference`` (``OK`` without a policy)."""

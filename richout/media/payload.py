@@ -90,24 +90,31 @@ def analyse_payload(p: str, judge: Judge | None = None) -> PayloadResult:
     quoted path or URL :func:`quoted_path` (the last two only when their judge accepts;
     else the general steps decide).
 
-    Any payload but a single token is read once per judge: asked again, the judge returns
-    the record it returned first (``Judge.payloads``), so a caller that changes a result
-    changes a copy (``Walker._narrow``).
+    Any payload but a single token is read at most twice per judge: the judge keeps the
+    record of its second reading and returns it for every later one (``Judge.payloads``),
+    so a caller that changes a result changes a copy (``Walker._narrow``).
     """
     if judge is None:
         judge = Judge()
     n = len(p)
     if n and p[0] not in LIST_OPEN and not has_js_ws(p):
         return single_token(p, judge, PayloadResult())
-    # A payload read again in the same reply is answered from the judge's memo: its result
-    # is a function of its text under one profile (offsets are payload offsets). A
+    # A payload read a third time in the same reply is answered from the judge's memo: its
+    # result is a function of its text under one profile (offsets are payload offsets). A
     # megabyte of one short refused line repeated cost 38 µs a line in the steps below. A
     # single token is not kept: its lane is about as cheap as the memo, and a reply of
     # 100k distinct tokens would pay for a memo it never reads.
     known = judge.payloads.get(p)
-    if known is None:
-        known = judge.payloads[p] = _analyse(p, n, judge, PayloadResult())
-    return known
+    if known is not None:
+        return known
+    res = _analyse(p, n, judge, PayloadResult())
+    # Kept from its second reading on: keeping every payload's record cost distinct lines
+    # 3-10% (100k live records for the collector to walk).
+    if p in judge.seen:
+        judge.payloads[p] = res
+    else:
+        judge.seen.add(p)
+    return res
 
 
 def _analyse(p: str, n: int, judge: Judge, res: PayloadResult) -> PayloadResult:
