@@ -10,7 +10,7 @@
 - `cleaning`: a payload's §6.1-§6.3 readings (clean, unwrap, quoted list) as bounds.
 - `regroup`: §6.6, whitespace tokens merged into parts, and what that asks of a token.
 - `payload`: `analyse_payload`, a payload's parts judged by the memoising §7 `Judge`.
-- `judge`: `Judge`, the §7 verdicts and the payloads read for one reply, memoised.
+- `judge`: `Judge`, the §7 verdicts for one reply and the payloads read again, memoised.
 - `results`: the records a payload's reading yields (`Item`, `PayloadResult`).
 - `fates`: §6.7, the fate of each part (accepted, counted, left, dropped).
 - `explain`: the §17 diagnostics entry points (`fast_path`, `explain`, policy refusals).
