@@ -1004,6 +1004,25 @@ def test_an_opened_token_reads_as_the_general_steps(p: str, name: str) -> None:
     assert analyse_payload(p, Judge(profile, explains=False)) == general
 
 
+@pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")
+def test_an_opened_token_takes_the_single_token_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The property above holds whichever way a token goes; this checks which way it goes:
+    a list or a pair of quotes takes the general steps, any other opened token does not."""
+    from richout.media import payload as pl
+
+    def general(*args: object) -> pl.PayloadResult:
+        raise AssertionError("the general steps ran")
+
+    monkeypatch.setattr(pl, "_read_payload", general)
+    for token in ('"=5]', "`x.png", "[a]", "'/tmp/a.png\"", '"a"b'):
+        analyse_payload(token, Judge())
+    for token in ('"a","b"', '["a","b"]', '"x.png"', "'=5'"):
+        with pytest.raises(AssertionError):
+            analyse_payload(token, Judge())
+    with pytest.raises(AssertionError):
+        analyse_payload('"/tmp/a b.png', Judge())  # whitespace: not one token
+
+
 # Payloads without "/ \ ~ . :": words, quotes, brackets, wrappers, commas, every kind of
 # whitespace, and letters that fold or look like the marks (U+0131, fullwidth solidus).
 _MARKLESS = st.lists(
