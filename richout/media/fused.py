@@ -195,7 +195,7 @@ def _read_line(
     when it leaves the line whole or keeps it as it is: the line's references and the
     refused ones it counts when it leaves, :data:`_KEPT` when it stays; None when the line
     would be rewritten. Only the line's text decides (it starts at the text's start or
-    after a ``\n``, which the boundary search reads as no word character)."""
+    after a ``\\n``, which the boundary search reads as no word character)."""
     head = MEDIA_AT_BOUNDARY.search(raw, ls, le)
     if head is None or head.end() >= le:
         return _KEPT  # no ASCII MEDIA:, or nothing after it: the walk keeps the line
