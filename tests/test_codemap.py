@@ -2512,3 +2512,66 @@ def test_setext_headings_in_a_long_run_are_read_without_a_parse(
         answers = [cm.in_code(text.index("[[")), cm.in_code(text.rindex("[["))]
         assert answers == [True, False] and parses == []
         assert answers == [real(text).in_code(text.index("[[")), False]
+
+
+# A long list right under a paragraph's lines (2026-12-07, third session): a column-0 bullet
+# or ordered "1" item with content and no "|" ends any paragraph above it (INTERRUPTION),
+# and a region that opens with one paragraph and then such an item reads its items as a
+# region of items does (ItemRuns._past_paragraph). Over LOCAL_REACH no part reading
+# answers, and such a streamed part went to the parser whole (4.2 s/MB).
+_PARA_HEAD_PIECES = ["x", "`", "``", "[[reply_to:", "a|b", "<a", "[l](u)", " ", "\n", "1. ", "2. "]
+_PARA_HEAD_PIECES += ["> ", "# ", "    ", "=", "-", "*", "\\", "\t", "\r", "]: /u", "```"]
+_PARA_HEAD_PIECES += ["<div>", "<!-- ", "<pre>"]  # HTML blocks, which run to a blank line
+_LIST_UNDER_LINES = ["- a `b\n", "- `c`\n", "1. x\n", "2. y `z\n", "  cont `w\n", "lazy `\n"]
+_LIST_UNDER_LINES += [
+    "- |-|\n",
+    "* a|b\n",
+    "+ \n",
+    "-\n",
+    "> q `\n",
+    "# h\n",
+    "  |-|\n",
+    "-   d`\n",
+]
+_LIST_UNDER_LINES += ["01. e\n", "- - -\n", "    f`\n", "-\tg\n", "- a\r\n", "1) `h`\n"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(["", "\n", "z\n\n", "- p\n\n", "> q\n\n", "```\n\n", "  - p\n\n"]),
+    st.lists(st.sampled_from(_PARA_HEAD_PIECES), min_size=1, max_size=8).map("".join),
+    st.lists(st.sampled_from(_LIST_UNDER_LINES), min_size=1, max_size=6).map("".join),
+)
+@example("", "[[reply_to:`1. ", "- a\n  MEDIA:[[reply_to:`1. \n")  # the streamed part
+@example("", "x `a", "- b`\n")  # the item ends the paragraph: no span across it
+@example("", "a |", "- |\n")  # a delimiter-like item under a "|" line: the parse's
+@example("- p\n\n", "  x `a", "- b`\n")  # the paragraph in an item above: same answers
+def test_a_long_list_under_a_paragraph_answers_as_the_full_parse(
+    lead: str, head: str, items: str
+) -> None:
+    body = lead + head + "\n" + items * (4200 // len(items) + 1)
+    for text in (body, body.replace("\n", "\r\n")):
+        full = parse_code(text)
+        fast = _fresh(text)
+        parsed = 0  # a text the readings leave to the parse is asked again a few times only
+        for pos in [*range(min(len(text), 400)), *range(len(text) - 100, len(text))]:
+            assert fast.in_code(pos) == full.in_code(pos), (text[:300], pos)
+            if fast.parsed:
+                parsed += 1
+                if parsed == 3:
+                    break
+                fast = _fresh(text)
+
+
+@pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
+def test_a_long_list_under_a_paragraph_is_answered_without_a_parse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: over LOCAL_REACH, a paragraph line then a list reads without the parse.
+    parses, real = _count_parses(monkeypatch)
+    for text in (
+        "[[reply_to:`1. \n" + "- a\n  MEDIA:[[reply_to:`1. \n" * 300,
+        "x `1\n" + "- a `b\n  c` [[reply_to_current]]\n" * 300,
+    ):
+        _answered_without_a_parse(text, parses, real)
+    assert any(_answered_without_a_parse("x `1\n" + "- a `b` c\n" * 600, parses, real))

@@ -34,7 +34,7 @@ import re
 from richout.markdown.bounds import LOOKBACK, near_blank_lines, near_line_bounds
 from richout.markdown.engine import CodeParse, Region, parse_code
 from richout.markdown.fences import FenceScan
-from richout.markdown.items import CONTAINER_FIRST, ContainerRuns, part_reading
+from richout.markdown.items import CONTAINER_FIRST, INTERRUPTION, ContainerRuns, part_reading
 from richout.markdown.linescan import (
     CONTAINER_LINE,
     Runs,
@@ -58,7 +58,6 @@ _CONTAINER_ANYWHERE = re.compile(r"(?m)^ {0,3}(?:>|(?:[*+-]|\d{1,9}[.)])(?:[ \t]
 # A line that can only be paragraph text (no block starts with these characters).
 _PLAIN_TEXT_LINE = re.compile(r" {0,3}[^\s#`~=*_+>\-\d<\[|]")
 _UNDER = CONTAINER_FIRST | {" "}  # what a line a lazy line may continue starts with
-_INTERRUPTION = re.compile(r"\n(?:>|#{1,6}(?:[ \t]|\r?$))", re.M)  # a quote or ATX heading line
 
 
 class CodeMap:
@@ -110,7 +109,7 @@ class CodeMap:
         self._blank_ends: list[int] = []
         #: the code spans of each paragraph paired, by its bounds
         self._para_spans: dict[tuple[int, int], list[tuple[int, int]] | None] = {}
-        #: by a paragraph's start: its first _INTERRUPTION (-1: none before its end)
+        #: by a paragraph's start: its first INTERRUPTION (-1: none before its end)
         self._quote_at: dict[int, int] = {}
         #: each run's first "|" or "]:" by its start, else its end (:meth:`_paragraph_above`)
         self._run_marks: dict[int, int] = {}
@@ -446,10 +445,10 @@ class CodeMap:
         q = self._quote_at.get(lo)
         if q is None:
             # (Not in a container's lazy run, whose quote lines may continue it.)
-            m = _INTERRUPTION.search(text, lo, hi) if not lo or text[lo - 1] == "\n" else None
+            m = INTERRUPTION.search(text, lo, hi) if not lo or text[lo - 1] == "\n" else None
             q = self._quote_at[lo] = -1 if m is None else m.start()
         if line_end <= q:  # (q is -1 when there is none)
-            # A column-0 quote or ATX heading ends the paragraph (the lines above open none).
+            # A column-0 quote, ATX heading or item ends the paragraph (the lines above open none).
             hi = q + 1
         if hi > scan.valid_until:
             return None
