@@ -26,7 +26,9 @@ whole (5.2 s/MB in ``parse_reply``).
 
 Conservative edges: the run is the whole region between blank lines (or the text's ends):
 it must open with an item line (a paragraph above may take an ordered marker as text, and
-a container above may hold the lines), and a line that is none of an item's, a
+a container above may hold the lines), or with one paragraph that such an item interrupts
+(a bullet, or an ordered ``1``, with content and no ``|``: :meth:`ItemRuns._past_paragraph`),
+and a line that is none of an item's, a
 continuation and a lazy line (a nested block) leaves the region to the parse; no fence may
 touch it, and no ``]:`` may be in the text (a definition can make ``[x]`` a link).
 ``tests/test_codemap.py`` compares each answer with the full parse.
