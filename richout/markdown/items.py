@@ -81,7 +81,7 @@ _CONTAINER_AHEAD = re.compile(rf"\n(?:>|{_ITEM_INTERRUPTS})")
 #: and holds no "|" (with one, it may be a delimiter row making the line above a table's
 #: header: the table rule comes first).
 INTERRUPTION = re.compile(
-    r"\n(?:>|#{1,6}(?:[ \t]|\r?$)|(?:[-+*]|0{0,8}1[.)]) {1,4}[^ \t\r\n|][^|\r\n]*\r?$)", re.M
+    rf"\n(?:>|#{{1,6}}(?:[ \t]|\r?$)|{_ITEM_INTERRUPTS}(?<!\|)[^|\r\n]*\r?$)", re.M
 )
 #: A list item holding nothing yet: a marker, spaces at most (a stream's last line).
 _EMPTY_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])[ ]*")
