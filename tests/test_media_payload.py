@@ -366,11 +366,42 @@ def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: 
 def test_a_single_token_payload_reads_as_the_general_steps(token: str, name: str) -> None:
     """A payload of one token: :func:`single_token`'s result (a plain absolute path is
     accepted from its characters) is the general single-token steps', field for field."""
-    from richout.media import single_token as stk
+    from richout.media import payload as pl
 
     assume(token[0] not in "\"'`[" and not has_js_ws(token))
-    general = stk._read_steps(token, Judge(PROFILES[name]), PayloadResult())
+    general = pl._read_payload(token, Judge(PROFILES[name]), PayloadResult(), lane=False)
     assert analyse_payload(token, Judge(PROFILES[name])) == general
+    assert analyse_payload(token, Judge(PROFILES[name], explains=False)) == general
+
+
+# Tokens holding none of ": / \ ~" (single_token's bare names): dots and extensions, the
+# ".." traversal, wrappers cleaning strips, JSON tails, lengths past the reference limit.
+_BARE_NAMES = st.lists(
+    st.sampled_from(
+        [*".._=-]})\"'`,[{(ab9é", "..", ".png", ".tar", ".abcdefghijk", '"}', "x" * 2100]
+    ),
+    min_size=1,
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=1500)
+@given(_BARE_NAMES, st.sampled_from(sorted(PROFILES)))
+@example("=.1]", "next")
+@example('"=.1]', "next")
+@example("..", "next")
+@example(".png", "release-2026.9.6")
+@example("a." + "b" * 11, "next")
+def test_a_bare_name_token_reads_as_the_general_steps(token: str, name: str) -> None:
+    """A whitespace-free token without ``: / \\ ~`` is refused as a part and accepted whole
+    only as a bare filename (``single_token._bare_name``): field for field the general
+    steps' result, with either judge, quote-led tokens included."""
+    from richout.media import payload as pl
+
+    profile = PROFILES[name]
+    general = pl._read_payload(token, Judge(profile), PayloadResult(), lane=False)
+    assert analyse_payload(token, Judge(profile)) == general
+    assert analyse_payload(token, Judge(profile, explains=False)) == general
 
 
 #: Tokens of :data:`~richout.media.walk.PLAIN_DIRECTIVE`'s class, prefixes included:

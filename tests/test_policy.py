@@ -14,6 +14,7 @@ from richout.policy import (
     OK,
     REJECTION_CODES,
     Verdict,
+    bare_name_ok,
     check_hostname,
     check_reference,
     check_remote,
@@ -41,6 +42,7 @@ from richout.policy.ip import (
 from richout.policy.local import has_file_extension_in
 from richout.policy.remote import normalize_hostname, whatwg_parse
 from richout.profiles import PROFILES
+from richout.text.chars import has_js_ws
 
 FLAGS = [(False, False), (True, False), (False, True), (True, True)]
 
@@ -609,6 +611,24 @@ def test_bare_filenames_change_only_a_not_a_reference_verdict(candidate: str, na
         if plain.code != "media.not_a_reference":
             assert full == plain
         assert judge.verdict(candidate, spaces, bare) == full
+
+
+@settings(max_examples=800)
+@given(
+    st.one_of(
+        CANDIDATES, st.lists(st.sampled_from([*".._-=]", "..", ".png", "a" * 2100])).map("".join)
+    ),
+    st.sampled_from(sorted(PROFILES)),
+)
+def test_a_bare_name_is_judged_by_its_extension_alone(candidate: str, name: str) -> None:
+    """``bare_name_ok`` is ``is_valid_reference`` with bare filenames allowed, for any
+    string without whitespace and ``: / \\ ~``, whatever the profile and the spaces switch."""
+    assume(not any(ch in candidate for ch in ":/\\~") and not has_js_ws(candidate))
+    for spaces in (False, True):
+        assert bare_name_ok(candidate) is is_valid_reference(
+            candidate, allow_spaces=spaces, allow_bare_filename=True, profile=PROFILES[name]
+        )
+        assert not is_valid_reference(candidate, allow_spaces=spaces, profile=PROFILES[name])
 
 
 @settings(max_examples=300)

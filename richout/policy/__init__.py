@@ -21,6 +21,7 @@ __all__ = [
     "REJECTION_CODES",
     "Policy",
     "Verdict",
+    "bare_name_ok",
     "check_hostname",
     "check_inbound",
     "check_reference",
@@ -122,6 +123,18 @@ def is_valid_reference(
     if has_local_shape(s):
         return True
     return allow_bare_filename and not has_scheme_prefix(s) and has_file_extension(s)
+
+
+def bare_name_ok(candidate: str) -> bool:
+    """``is_valid_reference(candidate, allow_bare_filename=True)`` for a ``candidate`` that
+    holds no whitespace and none of ``: / \\ ~``.
+
+    Such a string has no file prefix, URL, scheme, local shape or home form, and its only
+    traversal is ``..`` itself, so only the bare-filename rule can accept it: not empty, not
+    too long, a file extension (``tests/test_policy.py`` compares the two on drawn names).
+    """
+    # An extension (a dot, then 1-10 word characters, at the end) rules out "" and "..".
+    return has_file_extension(candidate) and not _too_long(candidate)
 
 
 def _whitespace_reason(s: str) -> str:
