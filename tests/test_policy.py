@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 from ada_url import parse_url
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from richout.media.judge import Judge
@@ -14,6 +14,7 @@ from richout.policy import (
     OK,
     REJECTION_CODES,
     Verdict,
+    bare_fallback_ok,
     bare_name_ok,
     check_hostname,
     check_reference,
@@ -629,6 +630,25 @@ def test_a_bare_name_is_judged_by_its_extension_alone(candidate: str, name: str)
             candidate, allow_spaces=spaces, allow_bare_filename=True, profile=PROFILES[name]
         )
         assert not is_valid_reference(candidate, allow_spaces=spaces, profile=PROFILES[name])
+
+
+@settings(max_examples=1500)
+@given(CANDIDATES, st.sampled_from(sorted(PROFILES)))
+@example("../a.png", "next")
+@example("file:x.png", "next")
+@example("media:x.png", "release-2026.9.6")
+@example("C:a.png", "next")
+@example("~user.png", "next")
+@example("a" * 5000 + ".png", "next")  # past MAX_REFERENCE_UNITS
+def test_a_refused_token_falls_back_by_the_bare_filename_rule(candidate: str, name: str) -> None:
+    """``bare_fallback_ok`` is ``is_valid_reference`` with bare filenames allowed (and the
+    spaces switch either way) for a whitespace-free string refused without them."""
+    profile = PROFILES[name]
+    assume(not has_js_ws(candidate) and not is_valid_reference(candidate, profile=profile))
+    for spaces in (False, True):
+        assert bare_fallback_ok(candidate) is is_valid_reference(
+            candidate, allow_spaces=spaces, allow_bare_filename=True, profile=profile
+        ), candidate
 
 
 @settings(max_examples=300)

@@ -11,7 +11,7 @@ import re
 from richout.media.cleaning import Cleaner, begins_independent
 from richout.media.fates import Item, PayloadResult, plain_path
 from richout.media.judge import Judge
-from richout.policy import bare_name_ok, strip_file_prefix
+from richout.policy import bare_fallback_ok, bare_name_ok, strip_file_prefix
 from richout.policy.local import has_scheme_prefix, looks_local, starts_at_root
 
 __all__ = ["read_clean_token", "rooted_or_schemed", "single_token"]
@@ -70,8 +70,10 @@ def _read_steps(p: str, judge: Judge, res: PayloadResult, *, clean: bool = False
     else:
         res.leftovers = [(0, n)]
         res.rejected = [(0, n, candidate, True, True)]
-    # A clean token holds no whitespace: allowing spaces cannot change its verdict.
-    if judge.ok(candidate, not clean, True):
+    # The whole-payload fallback of a token (no whitespace: the spaces switch cannot change
+    # the answer) refused above, without the judge's key and memo, which a distinct
+    # refused line pays for and never reads again.
+    if bare_fallback_ok(candidate):
         res.accepted = [Item(candidate, ca, n, cut, "fallback", tail=p[cb:n])]
         res.leftovers = []
         res.rejected = [r for r in res.rejected if not r[4]]

@@ -21,6 +21,7 @@ __all__ = [
     "REJECTION_CODES",
     "Policy",
     "Verdict",
+    "bare_fallback_ok",
     "bare_name_ok",
     "check_hostname",
     "check_inbound",
@@ -123,6 +124,24 @@ def is_valid_reference(
     if has_local_shape(s):
         return True
     return allow_bare_filename and not has_scheme_prefix(s) and has_file_extension(s)
+
+
+def bare_fallback_ok(candidate: str) -> bool:
+    """``is_valid_reference(candidate, allow_bare_filename=True)`` for a ``candidate`` that
+    holds no whitespace and that ``is_valid_reference(candidate)`` refused.
+
+    Bare filenames are weighed after every other rule, and a refused string fell through
+    all of them or was refused by one that also refuses it here (length, a URL, traversal),
+    so only that last rule remains: no scheme, and a file extension. The whole-payload
+    fallback of every refused token asks this (``tests/test_policy.py`` compares the two).
+    """
+    s = strip_file_prefix(candidate)
+    return (
+        has_file_extension(s)
+        and not has_scheme_prefix(s)
+        and not is_traversal_or_unsupported_home(s)
+        and not _too_long(s)
+    )
 
 
 def bare_name_ok(candidate: str) -> bool:
