@@ -199,7 +199,7 @@ def _read_line(
     head = MEDIA_AT_BOUNDARY.search(raw, ls, le)
     if head is None or head.end() >= le:
         return _KEPT  # no ASCII MEDIA:, or nothing after it: the walk keeps the line
-    if collapse_blank_runs(raw[ls : head.start()]):
+    if head.start() > ls and collapse_blank_runs(raw[ls : head.start()]):
         return None  # text before MEDIA: stays in the line
     ps = payload_start(raw, head.end(), le, judge.profile.skip_leading_backtick)
     payload = raw[ps:le]

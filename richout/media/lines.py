@@ -243,9 +243,11 @@ def lower_same_length(raw: str) -> str:
 def payload_start(raw: str, after_colon: int, end: int, skip_backtick: bool) -> int:
     """Where ``\\s*`?([^\\n]+)`` puts the payload: past the whitespace and one backtick,
     keeping at least one character."""
-    rest = raw[after_colon:end]
-    skipped = len(rest) - len(rest.lstrip(JS_WS))
-    start = after_colon + skipped
+    start = after_colon
+    if start < end and raw[start] in JS_WS:
+        # (Most payloads follow the colon directly: no copy of the line's rest to strip.)
+        rest = raw[after_colon:end]
+        start += len(rest) - len(rest.lstrip(JS_WS))
     if start >= end:
         return end - 1
     if skip_backtick and raw[start] == "`" and start + 1 < end:

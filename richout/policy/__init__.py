@@ -21,8 +21,6 @@ __all__ = [
     "REJECTION_CODES",
     "Policy",
     "Verdict",
-    "bare_fallback_ok",
-    "bare_name_ok",
     "check_hostname",
     "check_inbound",
     "check_reference",
