@@ -1153,6 +1153,56 @@ def test_fence_like_lines_are_answered_without_a_parse(monkeypatch: pytest.Monke
     assert not spans.LINE_STARTER.match("````x`") and not spans.LINE_STARTER.match("```x`")
 
 
+# A paragraph whose backticks pair into no span (2026-12-07, fourth session): its lines were
+# read for block starts as a paired one's are, so every whole line of it answers from it;
+# a run of "<!--![a](x\\`[[reply_to:x]]" lines read its paragraph again per line.
+_SPANLESS_LINES = ["<!--![a](NO_REPLY\\`[[reply_to:x]]", "a \\` b [[x]]", "``a` [[y]]", "x `"]
+_SPANLESS_LINES += ["", "<div>", "- a", "> q", "# h", "    code", "1. b", "|a|", "---", "==="]
+_SPANLESS_LINES += ["[r]: /u", "```", "x ``` y", "a\\", "\t\\`", "<!-- c -->", "b"]
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SPANLESS_LINES), min_size=2, max_size=12).map("\n".join),
+    st.randoms(use_true_random=False),
+)
+@example("<!--![a](NO_REPLY\\`[[reply_to:x]]\n" * 4, None)
+@example("a \\` b\n# h\nx `", None)
+def test_paragraphs_whose_backticks_pair_into_none_answer_as_the_full_parse(
+    text: str, rnd: Any
+) -> None:
+    """Every offset, in order and shuffled: a map keeps the lines of the last paragraph it
+    answered, now one with backticks and no span too."""
+    _assert_offsets_agree(text)
+    if rnd is not None:
+        order = list(range(len(text)))
+        rnd.shuffle(order)
+        _assert_offsets_agree(text, order)
+
+
+@pytest.mark.pure_python(why="counts calls of a CodeMap method, which compiled code binds")
+def test_a_spanless_paragraph_is_read_once_for_all_its_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Not vacuous: each line's question read the paragraph's bounds, run and spans again
+    # (25 µs a tag of a megabyte of such lines); under a definition the paragraph is not
+    # read as far as a paired one (spans.block_spans), so its lines are asked one by one.
+    calls: list[int] = []
+    real = CodeMap._block_in_code
+
+    def counting(self: CodeMap, *args: Any) -> bool | None:
+        calls.append(args[1])
+        return real(self, *args)
+
+    monkeypatch.setattr(CodeMap, "_block_in_code", counting)
+    line = "<!--![a](NO_REPLY\\`[[reply_to:x]]\n"
+    for text, reads in ((line * 300, 1), ("[r]: /u\n" + line * 300, 300)):
+        cm = CodeMap(text)
+        assert not any(cm.in_code(m.start()) for m in re.finditer(r"\[\[", text))
+        assert len(calls) == reads and not cm.parsed, text[:40]
+        calls.clear()
+
+
 # Escaped backticks and unclosed links (2026-12-07): a paragraph whose every backtick is
 # escaped holds no code span, whatever its links do (spans.may_open_span); a "](" after the
 # last ")" opens no inline link. One long line of either went to the parser whole (85-140

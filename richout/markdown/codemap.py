@@ -49,7 +49,7 @@ from richout.markdown.linescan import (
 )
 from richout.markdown.links import reference_may_hold_backtick
 from richout.markdown.regions import Pieces
-from richout.markdown.spans import heading_spans, in_spans, plain_spans
+from richout.markdown.spans import UNPAIRED, block_spans, heading_spans, in_spans, plain_spans
 from richout.markdown.tables import TableRead, Tables, heads_table
 
 __all__ = ["CodeMap", "Region", "needs_code_parse"]
@@ -358,10 +358,8 @@ class CodeMap:
         if mark is None:
             k = bisect.bisect_left(self._blank_starts, ls)
             hi = self._blank_starts[k] if k < len(self._blank_starts) else len(self._src)
-            found = [
-                at for at in (self._src.find("|", lo, hi), self._src.find("]:", lo, hi)) if at >= 0
-            ]
-            mark = self._run_marks[lo] = min(found, default=hi)
+            found = (self._src.find("|", lo, hi), self._src.find("]:", lo, hi))
+            mark = self._run_marks[lo] = min((at for at in found if at >= 0), default=hi)
         return mark >= ls
 
     def _fast_in_code(self, pos: int) -> bool | None:
@@ -456,14 +454,15 @@ class CodeMap:
         top = not lo or text[lo - 1] == "\n" or text.startswith("\n", lo)
         if key not in self._para_spans:
             refs = self._definitions_matter
-            self._para_spans[key] = plain_spans(text, lo, hi, top=top, references=refs)
+            self._para_spans[key] = block_spans(text, lo, hi, top=top, references=refs)
         spans = self._para_spans[key]
         if spans is None:
             return None
+        whole = bool(spans) or spans is UNPAIRED  # (no line of it opens a block)
         first = line_start  # (after a container's marker: the marker's line is not its own)
-        if spans and top:
+        if whole and top:
             first = lo + 1 if text.startswith("\n", lo) else lo
-        self._last_line = (first, hi if spans else line_start + 1, lo, spans)
+        self._last_line = (first, hi if whole else line_start + 1, lo, spans)
         return in_spans(spans, pos - lo, len(text))
 
     def _past_code(self, lo: int, hi: int, line_start: int) -> int:

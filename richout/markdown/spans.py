@@ -22,8 +22,10 @@ __all__ = [
     "LINE_CODE_SPAN",
     "LINE_STARTER",
     "SHORT_CHUNK",
+    "UNPAIRED",
     "WHITESPACE",
     "backtick_runs",
+    "block_spans",
     "code_spans",
     "code_spans_in",
     "has_line_starter",
@@ -313,6 +315,27 @@ def plain_spans(
     if para_unsafe(chunk, one_line=one_line, headed=pipe_above(text, lo)):
         return None
     return code_spans(chunk)
+
+
+#: :func:`block_spans`' answer for a paragraph whose backticks pair into no span (an empty
+#: list, told apart by identity; never changed).
+UNPAIRED: list[tuple[int, int]] = []
+
+
+def block_spans(
+    text: str, lo: int, hi: int, *, top: bool, references: Callable[[str], bool]
+) -> list[tuple[int, int]] | None:
+    """:func:`plain_spans` of the paragraph ``text[lo:hi]`` of a run of lines (the code
+    map's), or :data:`UNPAIRED` when it holds backticks, pairs into no span and passes the
+    checks a paired paragraph passes (block starts, definitions, :func:`para_unsafe`): read
+    that far, no line of it opens a block or belongs to a definition, so each of its lines
+    answers from it as a paired paragraph's lines do. (An empty list otherwise: a paragraph
+    without a backtick, or one whose every backtick is escaped, is not read that far.)"""
+    found = plain_spans(text, lo, hi, top=top, references=references)
+    if found != [] or text.find("`", lo, hi) < 0:
+        return found
+    chunk = text[lo:hi]
+    return [] if references(chunk) or para_unsafe(chunk, headed=pipe_above(text, lo)) else UNPAIRED
 
 
 #: A backtick after an even run of backslashes (none included): one an escape leaves alone.
