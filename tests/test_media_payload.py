@@ -327,6 +327,17 @@ def test_one_cleaner_asked_many_slices_matches_the_oracle(s: str, data: st.DataO
 
 # Tokens near the word and plain-path classes of richout.media.payload: the characters
 # those classes allow and every character that would change cleaning, roots or verdicts.
+def _assert_general_steps(p: str, profile: Profile) -> PayloadResult:
+    """``analyse_payload(p)``, with either judge, is the general steps' result
+    (``_read_payload`` without its lanes, returned), field for field."""
+    from richout.media import payload as pl
+
+    general = pl._read_payload(p, Judge(profile), PayloadResult(), lane=False)
+    assert analyse_payload(p, Judge(profile)) == general, p
+    assert analyse_payload(p, Judge(profile, explains=False)) == general, p
+    return general
+
+
 _TOKEN_CHARS = list("aZ09_-./") + list(":~\\\"'`([{)]},;%@+é")
 tokens = (
     st.text(alphabet=st.sampled_from(_TOKEN_CHARS), min_size=1, max_size=12)
@@ -366,12 +377,8 @@ def test_token_classes_answer_as_the_general_steps(token: str, name: str, bare: 
 def test_a_single_token_payload_reads_as_the_general_steps(token: str, name: str) -> None:
     """A payload of one token: :func:`single_token`'s result (a plain absolute path is
     accepted from its characters) is the general single-token steps', field for field."""
-    from richout.media import payload as pl
-
     assume(token[0] not in "\"'`[" and not has_js_ws(token))
-    general = pl._read_payload(token, Judge(PROFILES[name]), PayloadResult(), lane=False)
-    assert analyse_payload(token, Judge(PROFILES[name])) == general
-    assert analyse_payload(token, Judge(PROFILES[name], explains=False)) == general
+    _assert_general_steps(token, PROFILES[name])
 
 
 # Tokens holding none of ": / \ ~" (single_token's bare names): dots and extensions, the
@@ -396,12 +403,7 @@ def test_a_bare_name_token_reads_as_the_general_steps(token: str, name: str) -> 
     """A whitespace-free token without ``: / \\ ~`` is refused as a part and accepted whole
     only as a bare filename (``single_token._bare_name``): field for field the general
     steps' result, with either judge, quote-led tokens included."""
-    from richout.media import payload as pl
-
-    profile = PROFILES[name]
-    general = pl._read_payload(token, Judge(profile), PayloadResult(), lane=False)
-    assert analyse_payload(token, Judge(profile)) == general
-    assert analyse_payload(token, Judge(profile, explains=False)) == general
+    _assert_general_steps(token, PROFILES[name])
 
 
 #: Tokens of :data:`~richout.media.walk.PLAIN_DIRECTIVE`'s class, prefixes included:
@@ -555,13 +557,10 @@ def test_a_payload_of_tokens_apart_reads_as_the_general_steps(
     """Many tokens from a small alphabet (repeats, as hostile payloads have): the lane's
     result (:func:`richout.media.fates.tokens_apart`), field for field, is the general
     steps' (regroup, then a verdict per part), and the oracle's, under every profile."""
-    from richout.media import payload as pl
 
     p = edge + "".join(t + s for t, s in zip(toks, seps, strict=False)) + edge
     profile = PROFILES[name]
-    general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
-    assert analyse_payload(p, Judge(profile)) == general
-    assert analyse_payload(p, Judge(profile, explains=False)) == general
+    _assert_general_steps(p, profile)
     _assert_reads_as_the_oracle(p, profile)
 
 
@@ -690,12 +689,9 @@ def test_a_quoted_path_reads_as_the_general_steps() -> None:
 def _read_as_the_general_steps(rng: random.Random, p: str) -> PayloadResult:
     """``analyse_payload(p)`` under a profile drawn from ``rng``, with either judge, is the
     general steps' result (returned), and the oracle's for a short payload."""
-    from richout.media import payload as pl
 
     profile = PROFILES[rng.choice(sorted(PROFILES))]
-    general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
-    assert analyse_payload(p, Judge(profile)) == general, p
-    assert analyse_payload(p, Judge(profile, explains=False)) == general, p
+    general = _assert_general_steps(p, profile)
     if len(p) < 200:
         _assert_reads_as_the_oracle(p, profile)
     return general
@@ -1027,12 +1023,7 @@ def test_an_opened_token_reads_as_the_general_steps(p: str, name: str) -> None:
     """A whitespace-free token that opens with a quote, a backtick or ``[`` and is no list
     and no pair of quotes takes the single-token steps; every such token (lists and pairs
     included) reads, field for field, as the general steps read it, with either judge."""
-    from richout.media import payload as pl
-
-    profile = PROFILES[name]
-    general = pl._read_payload(p, Judge(profile), pl.PayloadResult(), lane=False)
-    assert analyse_payload(p, Judge(profile)) == general
-    assert analyse_payload(p, Judge(profile, explains=False)) == general
+    _assert_general_steps(p, PROFILES[name])
 
 
 @pytest.mark.pure_python(why="replaces _read_payload, which compiled callers call directly")
