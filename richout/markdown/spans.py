@@ -327,10 +327,11 @@ def block_spans(
 ) -> list[tuple[int, int]] | None:
     """:func:`plain_spans` of the paragraph ``text[lo:hi]`` of a run of lines (the code
     map's), or :data:`UNPAIRED` when it holds backticks, pairs into no span and passes the
-    checks a paired paragraph passes (block starts, definitions, :func:`para_unsafe`): read
-    that far, no line of it opens a block or belongs to a definition, so each of its lines
-    answers from it as a paired paragraph's lines do. (An empty list otherwise: a paragraph
-    without a backtick, or one whose every backtick is escaped, is not read that far.)"""
+    checks a paired paragraph passes (block starts, definitions, :func:`para_unsafe`; the
+    last two are asked here, as :func:`plain_spans` stops before them when every backtick
+    is escaped): read that far, no line of it opens a block or belongs to a definition,
+    so each of its lines answers from it as a paired paragraph's lines do. A paragraph
+    without a backtick is not read for block starts: an empty list."""
     found = plain_spans(text, lo, hi, top=top, references=references)
     if found != [] or text.find("`", lo, hi) < 0:
         return found
