@@ -621,6 +621,8 @@ def test_bare_filenames_change_only_a_not_a_reference_verdict(candidate: str, na
     ),
     st.sampled_from(sorted(PROFILES)),
 )
+@example("a" * 4100 + ".png", "next")  # past MAX_REFERENCE_UNITS
+@example("..", "release-2026.9.6")
 def test_a_bare_name_is_judged_by_its_extension_alone(candidate: str, name: str) -> None:
     """``bare_name_ok`` is ``is_valid_reference`` with bare filenames allowed, for any
     string without whitespace and ``: / \\ ~``, whatever the profile and the spaces switch."""

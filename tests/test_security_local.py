@@ -348,3 +348,44 @@ def test_spaced_paths_keep_the_traversal_rules(line: str, urls: list[str]) -> No
         assert split.text == ""
         refused = 0 if urls else 1
         assert split.rejected_media_count == (refused if profile == "next" else 0)
+
+
+# Directive lines of one bare name (no ":", "/", "\" or "~"), which the single-token steps
+# judge by the bare-filename rule alone (single_token._bare_name): ".." is a traversal in
+# every wrapping, a name needs an extension, and a percent-encoded or dotted name is a name,
+# as the reference reads it. (A bare ".env" is delivered under both profiles: the extension
+# rule reads ".env" as a name with one; a gateway narrows that with its Policy.)
+BARE_NAME_LINES: list[tuple[str, list[str]]] = [
+    ("MEDIA:..", []),
+    ('MEDIA:".."', []),
+    ("MEDIA:`..`", []),
+    ("MEDIA:[..]", []),
+    ('MEDIA:.."]', []),
+    ("MEDIA:%2e%2e", []),
+    ("MEDIA:...", []),
+    ("MEDIA:passwd", []),
+    ("MEDIA:" + "a" * 4100 + ".png", []),
+    ("MEDIA:..png", ["..png"]),
+    ('MEDIA:"..png', ["..png"]),
+    ("MEDIA:...png", ["...png"]),
+    ("MEDIA:..%2fetc%2fpasswd.png", ["..%2fetc%2fpasswd.png"]),
+    ("MEDIA:=.1]", ["=.1"]),
+    ('MEDIA:"=.1]', ["=.1"]),
+    ("MEDIA:.env", [".env"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("line", "urls"), BARE_NAME_LINES, ids=[r[0][:40] for r in BARE_NAME_LINES]
+)
+def test_bare_name_lines_keep_the_traversal_and_extension_rules(line: str, urls: list[str]) -> None:
+    from richout import PROFILES, parse_reply, split_media
+
+    for profile in PROFILES:
+        for explain in (False, True):
+            split = split_media(line, profile=profile, explain=explain)
+            assert split.media_urls == urls, (profile, explain)
+            # Delivered: the line leaves; refused: nothing looks local, so it stays as text.
+            assert split.text == ("" if urls else line), (profile, explain)
+            assert split.rejected_media_count == 0
+        assert parse_reply(line, profile=profile).media_urls == urls
