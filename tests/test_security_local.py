@@ -353,8 +353,9 @@ def test_spaced_paths_keep_the_traversal_rules(line: str, urls: list[str]) -> No
 # Directive lines of one bare name (no ":", "/", "\" or "~"), which the single-token steps
 # judge by the bare-filename rule alone (single_token._bare_name): ".." is a traversal in
 # every wrapping, a name needs an extension, and a percent-encoded or dotted name is a name,
-# as the reference reads it. (A bare ".env" is delivered under both profiles: the extension
-# rule reads ".env" as a name with one; a gateway narrows that with its Policy.)
+# as the reference reads it. (A bare ".env" is delivered under both profiles, and under
+# Policy.strict(): the extension rule reads ".env" as a name with one; of the policy's
+# switches only allow_local_files=False refuses it.)
 BARE_NAME_LINES: list[tuple[str, list[str]]] = [
     ("MEDIA:..", []),
     ('MEDIA:".."', []),
