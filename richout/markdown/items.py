@@ -113,7 +113,7 @@ def item_content(text: str, a: int, b: int) -> int | None:
 class ItemRuns(LineRuns):
     """The code spans of the list items of one text, read once per region of lines."""
 
-    __slots__ = ("_blanks", "_heads")
+    __slots__ = ("_blanks",)
 
     def __init__(
         self,
@@ -126,8 +126,6 @@ class ItemRuns(LineRuns):
         """``blanks``: where each blank line of ``text`` starts (in order)."""
         super().__init__(text, starts, scan, definitions)
         self._blanks = blanks
-        #: by a region's first line: the first line of the list under its paragraph, or None
-        self._heads: dict[int, int | None] = {}
 
     def _region(self, k: int) -> tuple[int, int] | None:
         """The first and last lines of the region holding line ``k``: its lines back to a
@@ -154,9 +152,8 @@ class ItemRuns(LineRuns):
         text = self.text
         run_start, run_end = self._bounds(k0)[0], self._bounds(k1)[1]
         if item_content(text, run_start, self._bounds(k0)[1]) is None:
-            kp = self._heads.get(k0, -1)
-            if kp == -1:
-                kp = self._heads[k0] = self._past_paragraph(run_start, run_end)
+            # (Read once per region: every branch below records all of its lines.)
+            kp = self._past_paragraph(run_start, run_end)
             if kp is None:
                 # No item heads the region or follows its opening paragraph: every line of
                 # it is unsure here (most regions asked here: a paragraph of "2024 was"
