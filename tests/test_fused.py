@@ -61,6 +61,10 @@ _LINES = st.sampled_from(
         "  MEDIA:screenshot",
         "MEDIA:screenshot  now",
         'MEDIA:"=]',  # no / \ ~ . : in the payload: kept without reading it
+        'MEDIA:"=.1]',  # bare names (the bare-token lane): delivered as "=.1"
+        "MEDIA:[a.png]",
+        "MEDIA: ..",  # refused and kept as written
+        "  MEDIA:'x.abcdefghijk",  # no extension: refused, the line is rewritten
         "  MEDIA: 'a' b ",
         'MEDIA:["a", "b"]',
         "MEDIA:http://example.com/a.png",

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from richout.media import shapes
 from richout.media.cleaning import Cleaner, clean, quoted_list, split_parts, unwrap_bounds
 from richout.media.payload import Judge, PayloadResult, analyse_payload
+from richout.media.single_token import BARE_TOKEN, bare_token_reference
 from richout.policy import is_valid_reference, strip_file_prefix
 from richout.policy.local import (
     has_file_extension,
@@ -404,6 +405,57 @@ def test_a_bare_name_token_reads_as_the_general_steps(token: str, name: str) -> 
     only as a bare filename (``single_token._bare_name``): field for field the general
     steps' result, with either judge, quote-led tokens included."""
     _assert_general_steps(token, PROFILES[name])
+
+
+def _assert_bare_token_lane(token: str, profile: Profile) -> None:
+    """The fused split's bare-token lane (``bare_token_reference``) gives what the general
+    steps give for the outputs the split reads: what is delivered, what is counted, whether
+    the payload looks local, and that a delivered name leaves nothing visible."""
+    general = _assert_general_steps(token, profile)
+    name = bare_token_reference(token)
+    assert [item.value for item in general.accepted] == ([] if name is None else [name]), token
+    assert general.counted == [], token
+    assert not general.looks_local, token
+    if name is not None:
+        assert general.leftovers == [], token
+
+
+@settings(max_examples=1500)
+@given(
+    st.lists(st.sampled_from([*_TOKEN_CHARS, " ", "\t", "\u3000", ".png", "=.1"]), max_size=12).map(
+        "".join
+    ),
+    st.sampled_from(sorted(PROFILES)),
+)
+@example('"=.1]', "next")
+@example("[a.png]", "next")
+@example("'a.png", "release-2026.9.6")
+@example("(x.png)", "next")
+@example("`=.1", "next")
+@example("'a.png','b.png'", "next")
+def test_the_bare_token_lane_is_exact_where_it_reads(token: str, name: str) -> None:
+    """:data:`BARE_TOKEN` matches exactly the payloads with no whitespace, none of
+    ``: / \\ ~`` and no quote after the first character, and the lane reads each as the
+    general steps do (a second quote can make a list: ``'a.png','b.png'`` delivers two
+    names where the lane would refuse one token)."""
+    marks = any(has_js_ws(ch) or ch in ":/\\~" for ch in token)
+    later_quote = any(ch in "\"'`" for ch in token[1:])
+    assert (BARE_TOKEN.fullmatch(token) is not None) == (
+        token != "" and not marks and not later_quote
+    ), token
+    if BARE_TOKEN.fullmatch(token) is not None:
+        _assert_bare_token_lane(token, PROFILES[name])
+
+
+@settings(max_examples=1500)
+@given(
+    _BARE_NAMES.filter(lambda t: BARE_TOKEN.fullmatch(t) is not None),
+    st.sampled_from(sorted(PROFILES)),
+)
+def test_bare_names_the_lane_reads_are_the_general_steps(token: str, name: str) -> None:
+    """The bare names of the test above that the lane reads (lengths past the limit, ``..``,
+    extensions and wrappers): the lane's answer is the general steps'."""
+    _assert_bare_token_lane(token, PROFILES[name])
 
 
 #: Tokens of :data:`~richout.media.walk.PLAIN_DIRECTIVE`'s class, prefixes included:

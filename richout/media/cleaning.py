@@ -24,6 +24,7 @@ from richout.text.chars import JS_WS, JS_WS_CLASS
 __all__ = [
     "LEAD_CHARS",
     "QUOTES",
+    "TRAIL_CHARS",
     "Cleaner",
     "begins_independent",
     "begins_independent_at",
@@ -36,9 +37,10 @@ __all__ = [
 
 #: the wrapper characters cleaning strips from the start of a value (§6.1)
 LEAD_CHARS = "`\"'[{("
-_TRAIL_CHARS = "`\"'\\})],"
+#: the wrapper characters cleaning strips from the end of a value (§6.1)
+TRAIL_CHARS = "`\"'\\})],"
 _LEAD = frozenset(LEAD_CHARS)
-_TRAIL = frozenset(_TRAIL_CHARS)
+_TRAIL = frozenset(TRAIL_CHARS)
 #: the quote characters of §6.2 ``unwrap`` and of quoted list members
 QUOTES = "\"'`"
 _JSON_FOLLOW = frozenset("]},:")
@@ -150,7 +152,7 @@ class Cleaner:
 
 
 def _trail_start(s: str, lo: int, hi: int) -> int:
-    """``lo + len(s[lo:hi].rstrip(_TRAIL_CHARS))``, looking only at the trailing run.
+    """``lo + len(s[lo:hi].rstrip(TRAIL_CHARS))``, looking only at the trailing run.
 
     Windows grow fourfold from the end, so the cost is linear in the run, not in ``hi - lo``
     (a part grown token by token is cleaned again after each one).
@@ -158,7 +160,7 @@ def _trail_start(s: str, lo: int, hi: int) -> int:
     width = 16
     while True:
         start = max(lo, hi - width)
-        kept = s[start:hi].rstrip(_TRAIL_CHARS)
+        kept = s[start:hi].rstrip(TRAIL_CHARS)
         if kept or start == lo:
             return start + len(kept)
         width *= 4

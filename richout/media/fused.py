@@ -27,7 +27,7 @@ from richout.media.heads import PLAIN_DIRECTIVE, plain_paths
 from richout.media.lines import MEDIA_AT_BOUNDARY, media_colon, passes_rule1, payload_start
 from richout.media.payload import Judge, analyse_payload, may_name_a_source
 from richout.media.segments import BLANK_LINES_LF, drop_ws_only_lines
-from richout.media.single_token import read_clean_token
+from richout.media.single_token import BARE_TOKEN, bare_token_reference, read_clean_token
 from richout.media.tagpass import read_tags
 from richout.models import (
     MediaSplit,
@@ -207,6 +207,14 @@ def _read_line(
         # Words and spaces, say: nothing is delivered or counted, and nothing looks local.
         # The payload steps would list each word, 500k in a 1 MB line, to find that, and
         # read a distinct short token such as `"=1]` in 20-45 µs.
+        line = raw[ls:le]
+        return _KEPT if collapse_blank_runs(line) == line else None
+    if BARE_TOKEN.fullmatch(payload) is not None:
+        # A bare name, delivered whole or refused and left visible, counted by no profile:
+        # the payload steps' records and dispatch were most of such a distinct line's cost.
+        name = bare_token_reference(payload)
+        if name is not None:
+            return [name], 0
         line = raw[ls:le]
         return _KEPT if collapse_blank_runs(line) == line else None
     if plain is not None and ps == plain.start(2) and plain.end(2) == le:
