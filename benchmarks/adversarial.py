@@ -213,6 +213,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     # shortcuts, so every line takes the general payload steps (and, explained, §17's checks)
     "refused_reference_lines": lambda n: "\n".join(f"MEDIA:http://x/a{i}.png" for i in range(n)),
     "traversal_lines": lambda n: "\n".join(f"MEDIA:../a{i}.png" for i in range(n)),
+    # one refused line repeated: a distinct refused plain token is read without the line
+    # memo (2026-12-07, fifth session), which such a repeat no longer answers from
+    "repeated_traversal_lines": lambda n: "MEDIA:../a.png\n" * n,
     "reference_and_word_lines": lambda n: "\n".join(
         f"MEDIA:https://e.example/a{i}.png word" for i in range(n)
     ),

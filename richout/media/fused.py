@@ -196,13 +196,28 @@ def _read_line(
     refused ones it counts when it leaves, :data:`_KEPT` when it stays; None when the line
     would be rewritten. Only the line's text decides (it starts at the text's start or
     after a ``\\n``, which the boundary search reads as no word character)."""
+    if (
+        plain is not None
+        and plain.end(2) == le
+        and (plain.start(1) == plain.end(1) or judge.profile.skip_leading_backtick)
+    ):
+        # The payload is the token: the head and payload steps below find it there (after
+        # blanks, a case-blind MEDIA: and blanks, and the backtick the profile skips).
+        return _read_payload_line(raw, ls, le, plain.group(2), judge, clean=True)
     head = MEDIA_AT_BOUNDARY.search(raw, ls, le)
     if head is None or head.end() >= le:
         return _KEPT  # no ASCII MEDIA:, or nothing after it: the walk keeps the line
     if head.start() > ls and collapse_blank_runs(raw[ls : head.start()]):
         return None  # text before MEDIA: stays in the line
     ps = payload_start(raw, head.end(), le, judge.profile.skip_leading_backtick)
-    payload = raw[ps:le]
+    return _read_payload_line(raw, ls, le, raw[ps:le], judge)
+
+
+def _read_payload_line(
+    raw: str, ls: int, le: int, payload: str, judge: Judge, *, clean: bool = False
+) -> _Outcome | None:
+    """:func:`_read_line` of the directive line ``raw[ls:le]`` from its ``payload``;
+    ``clean``: the payload is a :data:`~richout.media.heads.PLAIN_DIRECTIVE` token."""
     if not may_name_a_source(payload):
         # Words and spaces, say: nothing is delivered or counted, and nothing looks local.
         # The payload steps would list each word, 500k in a 1 MB line, to find that, and
@@ -217,10 +232,8 @@ def _read_line(
             return [name], 0
         line = raw[ls:le]
         return _KEPT if collapse_blank_runs(line) == line else None
-    if plain is not None and ps == plain.start(2) and plain.end(2) == le:
-        res = read_clean_token(payload, judge)  # the payload is the token
-    else:
-        res = analyse_payload(payload, judge)
+    # (A clean payload is the token: no list, no unwrapping, no cleaning.)
+    res = read_clean_token(payload, judge) if clean else analyse_payload(payload, judge)
     counted = len(res.counted)
     if res.accepted:
         if res.leftovers:
