@@ -762,7 +762,15 @@ def test_closing_sites_without_running_facts_takes_the_general_steps_text(
         ("\u00a0[[x]] b", "\u00a0 b"),  # after a space that is not a blank
         ("a [[x]][[x]] b", "a b"),  # adjacent sites are one
         ("[[x]][[x]]", ""),
-        ("a [[x]] [[x]] b", None),  # blanks only between them
+        ("a [[x]] [[x]] b", "a b"),  # blanks only between them, inside a line
+        ("a [[x]]\t[[x]]  [[x]]\nb", "a\nb"),
+        ("a [[x]] [[x]] ", "a  "),  # the second has only whitespace after it
+        ("[[x]] [[x]] b", "  b"),  # ... at the text's start (§5.1 trims the blanks)
+        ("a\n[[x]] [[x]] b", "a\n  b"),  # ... or a line's
+        ("[[x]] [[x]]\t[[x]]", ""),  # a line of tags only, from the text's start
+        ("\n\n\n [[x]] [[x]]\n\nb", "\n\n\nb"),
+        ("a\n[[x]] [[x]]\nb", "a\n\nb"),  # the text before it ends in a break
+        ("a [[x]] b\n[[x]] [[x]]", None),  # ... after another site
     ],
 )
 def test_closing_sites_without_running_facts_answers_where_it_can(

@@ -215,34 +215,59 @@ def close_sites(
 
 def _closed_site_by_site(text: str, removed: Sequence[tuple[int, int]]) -> str | None:
     """:func:`close_sites`' text, site by site without the output's running facts; None
-    when a site follows another with only blanks between them, or stands on a line of
-    tags and blanks only after another site (the general steps close those).
+    when a site follows another with only blanks between them (unless that one closed
+    inside its line, with content after it), or stands on a line of tags and blanks only
+    after another site (the general steps close those).
 
     The running facts (:class:`_Out`) are for such seams, whose breaks depend on all the
     output before them; a streamed part (``[[reply_to_current]]`` on a line of its own,
-    then ``a [[reply_to_current]] b``, a row ending in a tag) needs none of them, and they
-    were about half of its closing cost (``tests/test_tags_properties.py`` compares the
-    two).
+    then ``a [[reply_to_current]] b``, a row ending in a tag, ``a [[audio_as_voice]]
+    [[audio_as_voice]] b``) needs none of them, and they were about half of its closing cost
+    (``tests/test_tags_properties.py`` compares the two).
     """
     pieces: list[str] = []
     cursor = 0
     content_end = -1
+    # The previous site closed inside its line (content before it and after it), and
+    # whether it put a space in its place; or it opened its line with content after it.
+    mid = spaced = lead = False
+    # Where the blanks before the first site begin, while every site opened a line with
+    # content after it, the first with nothing but text before it, the others with only
+    # blanks since the one before (the output is then that text and blanks): -1 otherwise.
+    chain = -1
     for site_start, site_end in _sites(removed):
         k = site_start
         while k > cursor and text[k - 1] in _BLANKS:
             k -= 1
+        took_space = False
         if k > cursor:
             line_start = text[k - 1] in _BREAKS
         elif cursor == 0:
             line_start = True  # only blanks before it in the text
+        elif mid:
+            # Only blanks since a site that closed inside its line: the content before that
+            # site is still the last kept, so this one is inside the line too.
+            line_start = False
+            took_space = spaced
+        elif lead:
+            line_start = True  # only blanks since a site that opened its line: so does this
         else:
             return None
+        if cursor == 0:
+            chain = k
+        elif not (lead and k == cursor):
+            chain = -1
+        mid = spaced = lead = False
         nxt = blank_end(text, site_end)
         if line_start and (nxt >= len(text) or text[nxt] in _BREAKS):
             # A line of tags and blanks: the seam keeps at most one blank line, counting
-            # the line feeds that end the text kept before it.
+            # the line feeds that end the text kept before it (known when that is the
+            # text before the first site: the blanks kept since are trimmed).
             if cursor:
-                return None
+                if chain < 0:
+                    return None
+                k = chain
+                pieces.clear()
             breaks = 0
             x = k
             while x and text[x - 1] in _BREAKS and breaks < 2:
@@ -262,14 +287,19 @@ def _closed_site_by_site(text: str, removed: Sequence[tuple[int, int]]) -> str |
             # Case 1: what precedes the site stays, its indentation goes to the next content.
             pieces.append(text[cursor:site_start])
             cursor = site_end
+            lead = True
             continue
         if content_end < 0:
             content_end = len(text.rstrip(JS_WS))
         if nxt < content_end:
+            if took_space:
+                pieces.pop()  # the two close as one: the general steps take the space back
             pieces.append(text[cursor:k])
             if text[nxt] not in _BREAKS:
                 pieces.append(" ")
+                spaced = True
             cursor = nxt
+            mid = True
         else:
             # Only whitespace to the end: it stays for §5.1.
             pieces.append(text[cursor:site_start])
