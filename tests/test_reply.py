@@ -116,6 +116,34 @@ def test_delivery_strip_patch_rebuilds_its_input(parts: list[str]) -> None:
         assert strip.text == text
 
 
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *("[[reply_to:", "[[reply_to_current", "[[audio_as_voice", "[[", "]"),
+                *(" ", "\t", "\n", "x", "`", "    ", "]]"),
+            ]
+        ),
+        max_size=12,
+    )
+)
+@settings(max_examples=600, deadline=None)
+def test_the_strip_stops_at_the_first_head_when_nothing_closes_a_tag(parts: list[str]) -> None:
+    """Without a "]]" only a malformed prefix at the message's start is removed, so the
+    strip stops at the first head that is not there: the same result as visiting them all
+    (the visit is forced by answering every "]]" question yes)."""
+    from richout.views import delivery_strip as module
+
+    text = "".join(parts)
+    fast = strip_for_delivery(text)
+    real = module.contains
+    module.contains = lambda _text, _needle: True
+    try:
+        assert strip_for_delivery(text) == fast, text
+    finally:
+        module.contains = real
+
+
 # --------------------------------------------------------------------------- §7.2
 
 

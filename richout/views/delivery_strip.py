@@ -17,7 +17,7 @@ from richout.markdown.codemap import CodeMap
 from richout.markdown.linescan import may_have_blocks
 from richout.tags.parse import read_audio_tag
 from richout.tags.scan import TAG_HEAD, ReplyTagReader, TagMatch, ws_end
-from richout.text.chars import has_double_bracket, is_js_ws, js_ltrim, js_rtrim
+from richout.text.chars import contains, has_double_bracket, is_js_ws, js_ltrim, js_rtrim
 from richout.text.patch import Edit, Patch, apply, compose, patch_from_pieces
 
 __all__ = ["Removed", "Strip", "delivery_strip", "strip_for_delivery"]
@@ -82,6 +82,10 @@ def strip_for_delivery(
     reader = ReplyTagReader(text)
     code = CodeMap(text, like) if code_map is None else code_map
     blocks = may_have_blocks(text)
+    # Every complete tag ends with "]]": without one, only a malformed prefix at the
+    # message's start can be removed (a streamed message of 20k unclosed reply heads,
+    # flushed at finish, visited each head here).
+    closes = contains(text, "]]")
     pieces: list[tuple[int, int, str | None]] = []
     removed: list[Removed] = []
     search = 0
@@ -94,7 +98,10 @@ def strip_for_delivery(
             break
         marker = head.start()
         if not reader.may_start_tag(marker) and marker != reader.leading_start():
-            # No complete tag here, and a malformed prefix only at the message's start.
+            # No complete tag here, and a malformed prefix only at the message's start
+            # (every later head is past it too).
+            if not closes:
+                break
             search = marker + 1
             continue
         tag = read_audio_tag(text, marker)
