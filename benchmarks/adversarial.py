@@ -278,10 +278,13 @@ def family_n(make: Callable[[int], str], size: int = MB) -> int:
     return max(int(size / unit), 1)
 
 
-def inputs(only: str | None) -> list[tuple[str, str, dict[str, Any] | None]]:
-    """The corpus inputs and the families, ~1 MB each."""
+def inputs(
+    only: str | None, *, families: bool = True
+) -> list[tuple[str, str, dict[str, Any] | None]]:
+    """The corpus inputs and (unless ``families`` is false) the families, ~1 MB each."""
     out = [(n, t, o) for n, t, _, o in make_corpus.make_adversarial(SEED)]
-    out += [(f"family:{k}", f(family_n(f)), None) for k, f in FAMILIES.items()]
+    if families:
+        out += [(f"family:{k}", f(family_n(f)), None) for k, f in FAMILIES.items()]
     return [x for x in out if only is None or only in x[0]]
 
 
@@ -378,6 +381,11 @@ def main() -> int:
     ap.add_argument("--ops", default="media,directives,reply,embed,render")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--only", default=None, help="inputs whose name contains this")
+    ap.add_argument(
+        "--corpus-only",
+        action="store_true",
+        help="the corpus's adversarial.json inputs alone (issue 8's criterion), no families",
+    )
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--explain", action="store_true", help="explain=True")
     mode.add_argument("--stream", action="store_true", help="StreamingParser, 64-byte chunks")
@@ -393,7 +401,7 @@ def main() -> int:
     label = "stream" if args.stream else "explain" if args.explain else "plain"
     rows = []
     first_over = 0
-    for name, text, options in inputs(args.only):
+    for name, text, options in inputs(args.only, families=not args.corpus_only):
         mb = max(len(text.encode("utf-8", "surrogatepass")) / 1e6, 1e-6)
         for op, fn in runs(args, options).items():
             dt = timed(fn, text)
