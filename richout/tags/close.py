@@ -215,9 +215,10 @@ def close_sites(
 
 def _closed_site_by_site(text: str, removed: Sequence[tuple[int, int]]) -> str | None:
     """:func:`close_sites`' text, site by site without the output's running facts; None
-    when a site follows another with only blanks between them (unless that one closed
-    inside its line, with content after it), or stands on a line of tags and blanks only
-    after another site (the general steps close those).
+    when a site follows another with only blanks between them and that one neither closed
+    inside its line nor opened it, or stands on a line of tags and blanks after another site
+    unless the output so far is the text before the first site and blanks (the general
+    steps close those).
 
     The running facts (:class:`_Out`) are for such seams, whose breaks depend on all the
     output before them; a streamed part (``[[reply_to_current]]`` on a line of its own,
