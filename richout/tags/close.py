@@ -261,28 +261,13 @@ def _closed_site_by_site(text: str, removed: Sequence[tuple[int, int]]) -> str |
         mid = spaced = lead = False
         nxt = blank_end(text, site_end)
         if line_start and (nxt >= len(text) or text[nxt] in _BREAKS):
-            # A line of tags and blanks: the seam keeps at most one blank line, counting
-            # the line feeds that end the text kept before it (known when that is the
-            # text before the first site: the blanks kept since are trimmed).
+            # A line of tags and blanks: its seam needs the text kept before it, known
+            # when that is the text before the first site (the blanks kept since go).
             if cursor:
                 if chain < 0:
                     return None
                 k = chain
-                pieces.clear()
-            breaks = 0
-            x = k
-            while x and text[x - 1] in _BREAKS and breaks < 2:
-                breaks += text[x - 1] == "\n"
-                x -= 1
-            pieces.append(text[:k])
-            m = _BREAK_RUN.match(text, nxt)
-            stop = m.end() if m is not None else nxt
-            while nxt < stop and breaks < 2:
-                width = 2 if text.startswith("\r\n", nxt) else 1
-                pieces.append(text[nxt : nxt + width])
-                breaks += 1
-                nxt += width
-            cursor = stop
+            pieces, cursor = _tag_line_seam(text, k, nxt)
             continue
         if line_start:
             # Case 1: what precedes the site stays, its indentation goes to the next content.
@@ -307,6 +292,27 @@ def _closed_site_by_site(text: str, removed: Sequence[tuple[int, int]]) -> str |
             cursor = site_end
     pieces.append(text[cursor:])
     return "".join(pieces)
+
+
+def _tag_line_seam(text: str, k: int, nxt: int) -> tuple[list[str], int]:
+    """What :func:`_closed_site_by_site` keeps of a line of tags and blanks when the output
+    before it is ``text[:k]`` (``nxt``: where the blanks after its last site end): that
+    text, then line breaks after the line up to one blank line at the seam, counting the
+    line feeds that end ``text[:k]``; and where the closing resumes."""
+    breaks = 0
+    x = k
+    while x and text[x - 1] in _BREAKS and breaks < 2:
+        breaks += text[x - 1] == "\n"
+        x -= 1
+    pieces = [text[:k]]
+    m = _BREAK_RUN.match(text, nxt)
+    stop = m.end() if m is not None else nxt
+    while nxt < stop and breaks < 2:
+        width = 2 if text.startswith("\r\n", nxt) else 1
+        pieces.append(text[nxt : nxt + width])
+        breaks += 1
+        nxt += width
+    return pieces, stop
 
 
 def boundaries_kept(text: str) -> bool:
