@@ -453,8 +453,8 @@ def test_the_bare_token_lane_is_exact_where_it_reads(token: str, name: str) -> N
     st.sampled_from(sorted(PROFILES)),
 )
 def test_bare_names_the_lane_reads_are_the_general_steps(token: str, name: str) -> None:
-    """The bare names of the test above that the lane reads (lengths past the limit, ``..``,
-    extensions and wrappers): the lane's answer is the general steps'."""
+    """The drawn bare names (``_BARE_NAMES``: lengths past the limit, ``..``, extensions,
+    wrappers) that the lane reads: its answer is the general steps'."""
     _assert_bare_token_lane(token, PROFILES[name])
 
 
