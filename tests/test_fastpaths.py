@@ -167,8 +167,10 @@ def test_split_media_lazy_outputs_equal_full(text: str, profile: str, preserve: 
         text, profile=profile, preserve_trailing_whitespace=preserve, explain=True
     )
     assert _outputs(lazy, _SPLIT_OUT) == _outputs(full, _SPLIT_OUT)
-    # Whichever path answered, the same fields are set (model_dump(exclude_unset=True)).
+    # Whichever path answered, the same fields are set (model_dump(exclude_unset=True)),
+    # in the model's order (a path's outputs dict becomes the lazy result's values).
     assert lazy.model_fields_set == full.model_fields_set
+    assert list(lazy.__dict__) == list(type(lazy).model_fields) == list(full.__dict__)
 
 
 @_SETTINGS
@@ -177,8 +179,10 @@ def test_parse_reply_lazy_outputs_equal_full(text: str, profile: str) -> None:
     lazy = richout.parse_reply(text, current_message_id="m1", profile=profile)
     full = richout.parse_reply(text, current_message_id="m1", profile=profile, explain=True)
     assert _outputs(lazy, _REPLY_OUT) == _outputs(full, _REPLY_OUT)
-    # Whichever path answered, the same fields are set (model_dump(exclude_unset=True)).
+    # Whichever path answered, the same fields are set (model_dump(exclude_unset=True)),
+    # in the model's order (a path's outputs dict becomes the lazy result's values).
     assert lazy.model_fields_set == full.model_fields_set
+    assert list(lazy.__dict__) == list(type(lazy).model_fields) == list(full.__dict__)
 
 
 @_SETTINGS
@@ -187,8 +191,10 @@ def test_render_reply_lazy_outputs_equal_full(text: str, profile: str) -> None:
     lazy = richout.render_reply(text, profile=profile)
     full = richout.render_reply(text, profile=profile, explain=True)
     assert _outputs(lazy, _RENDER_OUT) == _outputs(full, _RENDER_OUT)
-    # Whichever path answered, the same fields are set (model_dump(exclude_unset=True)).
+    # Whichever path answered, the same fields are set (model_dump(exclude_unset=True)),
+    # in the model's order (a path's outputs dict becomes the lazy result's values).
     assert lazy.model_fields_set == full.model_fields_set
+    assert list(lazy.__dict__) == list(type(lazy).model_fields) == list(full.__dict__)
 
 
 # The patterns the line-walk used before: a line start tried at every offset.

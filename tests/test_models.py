@@ -33,6 +33,8 @@ from richout.models.canvas import CanvasPreview, block_record, preview_record
 from richout.models.diagnostics import diagnostic
 from richout.models.records import (
     lazy_fields,
+    lazy_media_split,
+    lazy_media_text,
     lazy_text,
     media_segment,
     output_names,
@@ -451,6 +453,48 @@ def test_lazy_text_equals_the_generic_lazy_result(text: str, cls: type[Explained
             assert value is not lazy_text(cls, explainer, text).__dict__[name]
     assert direct.to_wire() == generic.to_wire()
     assert direct == generic
+
+
+@given(st.text(max_size=30), st.booleans(), st.integers(0, 3), st.sampled_from([None, 0, 2]))
+def test_lazy_media_split_equals_the_generic_lazy_result(
+    text: str, audio: bool, rejected: int, segment_count: int | None
+) -> None:
+    """lazy_media_split (MediaSplit's fields written out) builds what Explained.lazy builds
+    from the same explainer and fields: the same values in the model's field order, fields
+    set and private state, so a field added to the model and not to the builder fails
+    here. lazy_media_text is its text-only case (lazy_text's result)."""
+    model = richout.MediaSplit
+    media = [text] * rejected
+    segments = None if segment_count is None else [text_segment(text)] * segment_count
+    fields: dict[str, Any] = {
+        "text": text,
+        "media_urls": media,
+        "audio_as_voice": audio,
+        "rejected_media_count": rejected,
+    }
+    if segments is not None:
+        fields["segments"] = segments
+
+    def explainer() -> richout.MediaSplit:
+        return model.explained(**fields)
+
+    names = fields_set(*fields)
+    pairs = [
+        (
+            lazy_media_split(explainer, names, text, media, audio, rejected, segments),
+            model.lazy(explainer, **fields),
+        ),
+        (lazy_media_text(explainer, text), model.lazy(explainer, text=text)),
+    ]
+    for direct, generic in pairs:
+        assert list(direct.__dict__) == list(model.model_fields)
+        assert direct.__dict__ == generic.__dict__
+        assert direct.model_fields_set == generic.model_fields_set
+        assert direct.__pydantic_private__ == generic.__pydantic_private__
+        assert direct.__pydantic_extra__ is generic.__pydantic_extra__ is None
+        assert direct.to_wire() == generic.to_wire()
+        assert direct == generic
+    assert pairs[1][0].media_urls is not lazy_media_text(explainer, text).media_urls
 
 
 @given(st.text(max_size=30), st.booleans(), st.sampled_from(["reply", "render"]))

@@ -32,7 +32,7 @@ from richout.media.tagpass import read_tags
 from richout.models import (
     MediaSplit,
     Segment,
-    lazy_fields,
+    lazy_media_split,
     media_segment,
     output_names,
     text_segment,
@@ -395,9 +395,17 @@ def fused_split(
 def lazy_split(explainer: Callable[[], MediaSplit], fields: dict[str, Any]) -> MediaSplit:
     """The lazy result of a split path from its output ``fields``: every output but the
     segments, which a path leaves out when its caller reads none
-    (:func:`~richout.models.records.lazy_fields`, with the fields set of those names)."""
-    names = _SEGMENTED_NAMES if "segments" in fields else _OUTPUT_NAMES
-    return lazy_fields(MediaSplit, explainer, fields, names)
+    (:func:`~richout.models.records.lazy_media_split`, with the fields set of those names)."""
+    segments = fields.get("segments")
+    return lazy_media_split(
+        explainer,
+        _OUTPUT_NAMES if segments is None else _SEGMENTED_NAMES,
+        fields["text"],
+        fields["media_urls"],
+        fields["audio_as_voice"],
+        fields["rejected_media_count"],
+        segments,
+    )
 
 
 #: The names of a split's output fields, without and with its segments (every path of the

@@ -107,6 +107,7 @@ def run_split(
     segments: bool = True,
     defer: bool = False,
     tag_runs: list[TagStages] | None = None,
+    first: int | None = None,
 ) -> MediaSplit:
     """The §3 split of ``text``; a lazy result keeps ``explainer`` (this call again with
     ``explain=True``). ``preserve`` skips the trims of the input's and the result's end, as
@@ -115,7 +116,8 @@ def run_split(
     ``defer``: an explained walked result leaves its findings to the caller's stage
     (:func:`~richout.models.diagnostics.findings_of`); ``tag_runs`` receives the tag pass's
     stages when it ran without explanations (:meth:`TagStages.reusing`); both for the views'
-    own use.
+    own use. ``first``, when the caller found it (``preserve`` off), is the first ``media:``
+    colon of the trimmed text (-1: none, or directives off).
 
     Long because it routes every reply to the cheapest exact way in one place (no trigger,
     tags only, prose mentions only, the fused split, the walk), each test reusing what the
@@ -127,7 +129,8 @@ def run_split(
             return MediaSplit.lazy(explainer, text=blank)
         return _explained_as_is(text, blank, preserve, [])
     # The first media: colon, found once: the later steps scan on from it.
-    first = media_colon(raw, 5) if directives_on else -1
+    if first is None:
+        first = media_colon(raw, 5) if directives_on else -1
     media_on = first >= 0
     if not (media_on or (images_on and "![" in raw) or has_double_bracket(raw)):
         if not explain:

@@ -23,12 +23,19 @@ from collections.abc import Sequence
 
 from richout.collector import Pause, pause_needed, paused_call
 from richout.errors import InvalidInput, require_bool, require_str
+from richout.media.lines import media_colon
 from richout.media.pipeline import has_media_token, run_split
-from richout.models import MediaSplit, explained_call, rerun, view_stage_explainer
+from richout.models import (
+    MediaSplit,
+    explained_call,
+    lazy_media_text,
+    rerun,
+    view_stage_explainer,
+)
 from richout.policy import Policy, strip_file_prefix
 from richout.profiles import DEFAULT_PROFILE, NEXT, Profile, resolve_profile
 from richout.tags.pipeline import TagStages
-from richout.text.chars import js_trim
+from richout.text.chars import JS_WS, has_double_bracket, js_trim
 
 __all__ = ["has_media_token", "split_for_views", "split_media"]
 
@@ -119,6 +126,17 @@ def split_media(
         prof,
         policy,
     )
+    first: int | None = None
+    if allowlist is None and not (
+        explain or preserve_trailing_whitespace or extract_markdown_images
+    ):
+        # Most replies hold no trigger: their lazy result is their trimmed text, whatever the
+        # profile and policy. Asked here rather than in run_split, whose call (ten keywords)
+        # cost about a fifth of such a reply's split; the colon found goes on to it.
+        raw = text.rstrip(JS_WS)
+        first = media_colon(raw, 5) if extract_media_directives else -1
+        if first < 0 and not has_double_bracket(raw):
+            return lazy_media_text(explainer, raw)
     return run_split(
         text,
         extract_markdown_images or allowlist is not None,
@@ -130,6 +148,7 @@ def split_media(
         explain=explain,
         policy=policy,
         explainer=explainer,
+        first=first,
     )
 
 

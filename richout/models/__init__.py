@@ -7,6 +7,8 @@
   `RenderedReply`, `StreamChunk`, `Segment`, `ReplyTarget`; `text_segment` and
   `media_segment` build segments richout computed, `lazy_text` a lazy result holding only
   its text and `lazy_fields` one whose fields always have the same names (`output_names`);
+  `lazy_media_split` builds a split's lazy result with its fields written out (and
+  `lazy_media_text` one holding only its text);
   a public pipeline's explainer holds its arguments by position through `explained_call`;
   a view's own stage results, never explained on their own, take `view_stage_explainer`
   instead of a `rerun`.
@@ -44,6 +46,8 @@ from richout.models.records import (
     StreamChunk,
     explained_call,
     lazy_fields,
+    lazy_media_split,
+    lazy_media_text,
     lazy_text,
     media_segment,
     output_names,
@@ -76,6 +80,8 @@ __all__ = [
     "edit_record",
     "explained_call",
     "lazy_fields",
+    "lazy_media_split",
+    "lazy_media_text",
     "lazy_text",
     "media_segment",
     "output_names",
