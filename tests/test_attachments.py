@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 import richout
 from richout.models import Attachment
-from richout.models.attachments import EXTENSIONS, describe, kind_of_extension
+from richout.models.attachments import (
+    EXTENSIONS,
+    _classify,
+    _kind,
+    describe,
+    kind_of_extension,
+)
 
 # --------------------------------------------------------------------------- describe()
 
@@ -111,6 +117,30 @@ def test_describe_assembles_what_validation_gives(reference: str, voice: bool) -
     assert got.model_fields_set == validated.model_fields_set
     assert got.to_wire() == validated.to_wire()
     assert got.voice == (voice and got.kind == "audio")
+
+
+def _segment_extension_kind(path: str) -> str:
+    """The kind rule as written: the last ``/``- or ``\\``-separated segment, its text after
+    its last dot when that dot is not the segment's first character."""
+    name = path.replace("\\", "/").split("/")[-1]
+    stem, dot, extension = name.rpartition(".")
+    return kind_of_extension(extension) if dot and stem else "unknown"
+
+
+_PATH_PIECES = st.sampled_from(
+    ["/", "\\", ".", "..", "a", "png", "PNG", "tar", "gz", "mp3", "~", "C:", "x y", "é", ":"]
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_PATH_PIECES, max_size=8).map("".join))
+def test_describe_reads_paths_as_the_segment_rule_and_the_scheme_steps_do(path: str) -> None:
+    # describe() reads a path's kind from offsets in the whole path and skips the scheme
+    # questions for a reference that cannot start a scheme or a home path: both readings
+    # must give what the segment rule and the general steps give.
+    assert _kind(path) == _segment_extension_kind(path)
+    got = describe(path)
+    assert (got.kind, got.source) == _classify(path)
 
 
 # --------------------------------------------------------------------------- the model
