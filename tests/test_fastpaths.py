@@ -31,6 +31,7 @@ from richout.media import regroup as media_regroup
 from richout.media import single_token as media_single_token
 from richout.media import walk as media_walk
 from richout.media.judge import Judge
+from richout.media.lines import says_nothing
 from richout.media.segments import drop_ws_only_lines
 from richout.media.tagpass import tag_pass_shortcut
 from richout.media.walk import Walker
@@ -693,6 +694,21 @@ def test_a_plain_path_token_is_accepted_without_asking_the_judge(
         )
     assert got.media_urls == ["/tmp/a.png", "/srv/b-c.mp4", "./d.png"]
     assert asked == ["./d.png"]  # relative: not a plain absolute path, asked as before
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="/.-_aZ09", max_size=12).map("/".__add__),
+        st.text(alphabet="/.-_aZ09:~'`[{", min_size=1, max_size=12),
+    )
+)
+def test_a_plain_path_says_nothing_unless_it_ends_with_a_dot(token: str) -> None:
+    """An explaining walk asks a plain path's token only whether it ends with "." (not
+    says_nothing's whole reading): the two agree on every plain path."""
+    if media_fates.plain_path(token):
+        assert says_nothing(token) is (token[-1] != ".")
+        assert ":" not in token
 
 
 _WORDS_LINE = st.builds(
