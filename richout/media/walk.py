@@ -44,12 +44,7 @@ from richout.media.single_token import read_clean_token
 from richout.models import Span, span_record
 from richout.policy import Policy, Verdict, strip_file_prefix
 from richout.profiles import Profile
-from richout.text.chars import (
-    LineBreaks,
-    collapse_blank_runs,
-    js_trim,
-    utf16_len,
-)
+from richout.text.chars import LineBreaks, collapse_blank_runs, js_trim, utf16_len
 
 __all__ = ["PLAIN_DIRECTIVE", "Walker", "plain_paths"]
 
@@ -240,8 +235,7 @@ class Walker:
     def _plain_accepted(self, m: re.Match[str], ls: int, le: int) -> bool:
         """A :data:`PLAIN_DIRECTIVE` line (``m``) whose token is delivered, recorded as the
         general path records it (outputs, and when explaining what the explanation reads:
-        :meth:`_record_quiet`'s records, written out for the one token); False, having
-        recorded nothing, otherwise.
+        :meth:`_record_quiet`'s records); False, having recorded nothing, otherwise.
 
         For such a line :func:`~richout.media.payload.analyse_payload` takes its single-token
         steps with the token as the cleaned candidate, so an accepted token is the line's one
@@ -254,8 +248,7 @@ class Walker:
         if backtick and not self.profile.skip_leading_backtick:
             return False
         token = m.group(2)
-        walk = self.walk
-        judge = walk.judge
+        walk, judge = self.walk, self.walk.judge
         # A plain absolute path is accepted from its characters (fates.plain_path).
         rooted = plain_path(token)
         if not (rooted or judge.ok(token)) or not judge.narrowed(token).ok:
@@ -263,16 +256,14 @@ class Walker:
         if self.explain:
             # The explanation is quiet only for a token that says nothing on its own and
             # holds no second directive (a ":" is the only way one could); backticks around
-            # it are skipped and cleaned away, so they say nothing either. A plain path is
-            # rooted and holds no quote, bracket, brace or ":", so of says_nothing's
-            # questions only its last character's is left (100k such lines explained).
+            # it are cleaned away, so they say nothing either. Of says_nothing's questions
+            # a plain path (rooted; no quote, bracket, brace or ":") leaves only the last.
             if not (token[-1] != "." if rooted else says_nothing(token)):
                 return False
             ps = m.start(2)
             if ":" in token and next_directive_token(self.raw, ps, le) >= 0:
                 return False
-            # _record_quiet's records for one token, written out.
-            ms = self.raw.find(":", ls) - 5  # the line opens with [ \t]*MEDIA:
+            ms = self.raw.find(":", ls) - 5  # (_record_quiet's records, for one token)
             walk.spans.append(span_record("media", ms, le, token))
             walk.directives.append(DirectiveLine(ls, le, ms, ps, None, "accepted", True))
         walk.consumed = True
