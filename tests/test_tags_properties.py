@@ -31,7 +31,7 @@ from richout.tags.close import (
     normalize_boundaries,
 )
 from richout.tags.code import StageCode
-from richout.tags.explain import Sink
+from richout.tags.explain import Sink, reply_malformed_row
 from richout.tags.parse import parse_directives, read_audio_tag
 from richout.tags.pipeline import TagStages, stage_tags
 from richout.tags.scan import (
@@ -782,3 +782,81 @@ def test_closing_sites_without_running_facts_answers_where_it_can(
     assert _closed_site_by_site(text, sites) == closed
     if closed is not None:
         assert close_sites(text, sites)[0] == closed
+
+
+# ------------------------------------------------- the reply heads left when nothing closes
+
+_UNCLOSED_PIECES = st.sampled_from(
+    [
+        "[[reply_to:",
+        "[[reply_to:x ",
+        "[[ REPLY_TO : y",
+        "[[reply_to_current",
+        "[[reply_to_current ",
+        "[[reply_to_current]]",
+        "[[reply_to:a]]",
+        "[[audio_as_voice]]",
+        "]",
+        "]]",
+        "x",
+        " ",
+        "\n",
+        "\n\n",
+        "`",
+        "``",
+        "```\n",
+        "    ",
+        "> ",
+    ]
+)
+
+
+def _each_head_read(
+    text: str, heads: Any, *, in_code: Any, sink: Any, to_input: Any, ends: Any
+) -> list[tuple[str, int, int]]:
+    """The general reading of the heads left: each read as a tag (none forms one), then
+    explained by reply_malformed_row."""
+    reader = ReplyTagReader(text)
+    rows = []
+    for m in heads:
+        p = m.start()
+        head = reader.head_of(m)
+        assert reader.read_head(p, head) is None  # no "]" left: no head can close
+        if not in_code(p):
+            rows.append(
+                reply_malformed_row(
+                    text, p, head=head, reader=reader, sink=sink, to_input=to_input, ends=ends
+                )
+            )
+    return rows
+
+
+@pytest.mark.pure_python(why="replaces a module attribute of a compiled module")
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_UNCLOSED_PIECES, max_size=14).map("".join), st.booleans())
+def test_the_unclosed_heads_run_explains_as_reading_each_head(text: str, audio: bool) -> None:
+    """Explaining, the reply heads after one that no "]" follows are explained without
+    being read as tags (stages.unclosed_rows); reading each one, as the loop does, gives
+    the same findings, spans and outputs (the views and the streaming parser included)."""
+    import richout
+    from richout.tags import stages
+
+    def results() -> list[Any]:
+        out: list[Any] = [
+            parse_directives(text, strip_audio_tag=audio, explain=True),
+            richout.parse_reply(text, explain=True),
+            richout.render_reply(text, explain=True),
+        ]
+        stream = richout.StreamingParser()
+        out += [stream.feed(text[i : i + 7]) for i in range(0, len(text), 7)]
+        out.append(stream.finish())
+        return [None if r is None else r.model_dump() for r in out]
+
+    fast = results()
+    run = stages.unclosed_rows
+    stages.unclosed_rows = _each_head_read
+    try:
+        general = results()
+    finally:
+        stages.unclosed_rows = run
+    assert fast == general

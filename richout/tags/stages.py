@@ -20,6 +20,7 @@ from richout.tags.explain import (
     clip,
     malformed_reason,
     reply_malformed_row,
+    unclosed_reply_rows,
 )
 from richout.tags.scan import (
     AUDIO_HEAD,
@@ -34,6 +35,10 @@ from richout.tags.scan import (
 from richout.text.patch import OffsetMap, end_in_input
 
 __all__ = ["FoundReply", "audio_stage", "reply_stage"]
+
+#: The rows of the reply heads left when no "]" follows (a name tests replace with a reading
+#: of each head, to compare the two).
+unclosed_rows = unclosed_reply_rows
 
 
 class FoundReply:
@@ -109,7 +114,8 @@ def reply_stage(
     # call (the sink's order is the text's): a run of 95k unclosed openers paid two calls
     # and a dedupe key per head.
     malformed: list[tuple[str, int, int]] = []
-    for m in REPLY_HEAD.finditer(text):
+    heads = REPLY_HEAD.finditer(text)
+    for m in heads:
         p = m.start()
         if p < resume:
             continue  # inside the value of the tag read before (searching resumes after it)
@@ -124,6 +130,11 @@ def reply_stage(
                         text, p, head=head, reader=reader, sink=sink, to_input=to_input, ends=ends
                     )
                 )
+                if reader.first_close(p) >= len(text):
+                    # No "]" from here on: no head left forms a tag (all are explained).
+                    malformed += unclosed_rows(
+                        text, heads, in_code=code.in_code, sink=sink, to_input=to_input, ends=ends
+                    )
             continue
         if malformed:
             sink.malformed_worded(malformed)
