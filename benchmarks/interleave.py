@@ -2,6 +2,7 @@
 
     python benchmarks/interleave.py BEFORE [--rounds 5] [--ops media,reply,render]
                                    [--by-kind] [--runs 3] [CASE ...]
+    python benchmarks/interleave.py BEFORE --passes 15 [--ops media,reply,render]
 
 ``compare.py`` installs each side and alternates processes. On a VM whose speed moves by a
 factor of two within minutes (seen on 2026-12-02: the same corpus pass took 39 ms, then
@@ -12,7 +13,10 @@ imports renamed, the grammars beside it), so both import side by side, and each 
 reply is timed ``--rounds`` times per side, alternating (and which side goes first),
 keeping each side's fastest call.
 The table gives each pipeline's corpus total per side and the speed-up (before / after,
-> 1 is faster). ``--by-kind`` adds the totals per kind of reply (``M``: ``media:``, ``T``:
+> 1 is faster). ``--passes N`` times whole-corpus passes instead, as ``bench.py`` does (a
+reply's first call is then the one timed, as in a gateway), with the trigger scan in the
+same passes: each side's ratio to it, issue 8's corpus figure, before and after in one run.
+``--by-kind`` adds the totals per kind of reply (``M``: ``media:``, ``T``:
 ``[[``, ``E``: ``[embed``, ``F``: a fence; ``-``: none of them).
 
 A CASE is ``family:op`` as in ``compare_families.py`` (``op`` one of ``media``,
@@ -32,6 +36,7 @@ import gc
 import importlib
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -165,6 +170,60 @@ def corpus(before: Any, after: Any, ops: list[str], rounds: int, by_kind: bool) 
             )
 
 
+def passes(before: Any, after: Any, ops: list[str], count: int) -> None:
+    """Whole-corpus passes as ``bench.py`` times them: each pass runs the trigger scan and
+    each side of each pipeline once over every reply (called directly, the order reversed
+    every other pass, the collector off), and the table gives each side's median pass and
+    its ratio to the scan's (issue 8's figure, before and after in the same run)."""
+    replies = bench.load_replies()
+    runs: dict[str, Callable[[str], Any]] = {"scan": bench.trigger_scan}
+    for op in ops:
+        if op not in _DIRECT:
+            raise SystemExit(f"--passes times {sorted(_DIRECT)}, not {op!r}")
+        runs[f"before {op}"] = getattr(before, _DIRECT[op])
+        runs[f"after {op}"] = getattr(after, _DIRECT[op])
+    for fn in runs.values():
+        for r in replies[:200]:
+            fn(r)
+    names = list(runs)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        for i in range(count):
+            for name in names if i % 2 == 0 else names[:1] + names[:0:-1]:
+                fn = runs[name]
+                t0 = time.perf_counter()
+                for r in replies:
+                    fn(r)
+                samples[name].append(time.perf_counter() - t0)
+                gc.collect()
+    finally:
+        if was_on:
+            gc.enable()
+    scan = statistics.median(samples["scan"])
+    print(f"\ntrigger scan: {scan * 1e3:.2f} ms a pass (median of {count})")
+    print("| pipeline | before ms | × scan | after ms | × scan | speed-up |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for op in ops:
+        b = statistics.median(samples[f"before {op}"])
+        a = statistics.median(samples[f"after {op}"])
+        print(
+            f"| {op} | {b * 1e3:.2f} | {b / scan:.2f} | {a * 1e3:.2f} | {a / scan:.2f} "
+            f"| {b / a:.3f} |"
+        )
+
+
+#: The public function each corpus pipeline names (``--passes`` calls them directly).
+_DIRECT = {
+    "media": "split_media",
+    "directives": "parse_directives",
+    "reply": "parse_reply",
+    "embed": "extract_embeds",
+    "render": "render_reply",
+}
+
+
 def cases(before: Any, after: Any, names: list[str], runs: int, size: int) -> None:
     """Each CASE's fastest run per side, in s/MB, alternating, at about ``size`` characters."""
     print("\n| case | before s/MB | after s/MB | speed-up |\n|---|---:|---:|---:|")
@@ -198,6 +257,12 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3, help="runs per case and side")
     ap.add_argument("--ops", default="media,reply,render", help="corpus pipelines ('' for none)")
     ap.add_argument("--by-kind", action="store_true", help="totals per kind of reply too")
+    ap.add_argument(
+        "--passes",
+        type=int,
+        default=0,
+        help="whole-corpus passes per side instead (bench.py's way)",
+    )
     ap.add_argument("--size", type=int, default=adversarial.MB, help="a case's characters (about)")
     args = ap.parse_intermixed_args()
     sys.path.insert(0, str(REPO))
@@ -206,7 +271,9 @@ def main() -> int:
         before = load_before(args.before, Path(tmp))
         print(f"before: {args.before} ({before.__file__})\nafter: working tree ({after.__file__})")
         ops = [op for op in args.ops.split(",") if op]
-        if ops:
+        if ops and args.passes:
+            passes(before, after, ops, args.passes)
+        elif ops:
             corpus(before, after, ops, args.rounds, args.by_kind)
         if args.cases:
             cases(before, after, args.cases, args.runs, args.size)
