@@ -89,6 +89,35 @@ def _pipelines() -> dict[str, Callable[[str], Any]]:
     }
 
 
+def time_passes(
+    runs: dict[str, Callable[[str], Any]],
+    replies: list[str],
+    rounds: int,
+    *,
+    alternate: bool = False,
+) -> dict[str, list[float]]:
+    """Seconds of each whole-corpus pass: every round runs each of ``runs`` once over every
+    reply, in order (``alternate``: the first kept first, the rest reversed every other
+    round), with the collector off during a pass and a full collection after it."""
+    names = list(runs)
+    samples: dict[str, list[float]] = {n: [] for n in names}
+    gc_was = gc.isenabled()
+    gc.disable()
+    try:
+        for i in range(rounds):
+            for name in names if not alternate or i % 2 == 0 else names[:1] + names[:0:-1]:
+                fn = runs[name]
+                t0 = time.perf_counter()
+                for r in replies:
+                    fn(r)
+                samples[name].append(time.perf_counter() - t0)
+                gc.collect()
+    finally:
+        if gc_was:
+            gc.enable()
+    return samples
+
+
 def run(rounds: int, only: set[str] | None) -> list[dict[str, Any]]:
     """Time every pipeline over the corpus; one row per pipeline (baseline first)."""
     replies = load_replies()
@@ -98,21 +127,7 @@ def run(rounds: int, only: set[str] | None) -> list[dict[str, Any]]:
     for name in names:  # warm caches (grammars, parsers) outside the timed rounds
         for r in replies[:50]:
             pipelines[name](r)
-    samples: dict[str, list[float]] = {n: [] for n in names}
-    gc_was = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(rounds):
-            for name in names:
-                fn = pipelines[name]
-                t0 = time.perf_counter()
-                for r in replies:
-                    fn(r)
-                samples[name].append(time.perf_counter() - t0)
-                gc.collect()
-    finally:
-        if gc_was:
-            gc.enable()
+    samples = time_passes({n: pipelines[n] for n in names}, replies, rounds)
     base = statistics.median(samples[names[0]])
     base_best = min(samples[names[0]])
     rows = []

@@ -185,22 +185,7 @@ def passes(before: Any, after: Any, ops: list[str], count: int) -> None:
     for fn in runs.values():
         for r in replies[:200]:
             fn(r)
-    names = list(runs)
-    samples: dict[str, list[float]] = {name: [] for name in names}
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        for i in range(count):
-            for name in names if i % 2 == 0 else names[:1] + names[:0:-1]:
-                fn = runs[name]
-                t0 = time.perf_counter()
-                for r in replies:
-                    fn(r)
-                samples[name].append(time.perf_counter() - t0)
-                gc.collect()
-    finally:
-        if was_on:
-            gc.enable()
+    samples = bench.time_passes(runs, replies, count, alternate=True)
     scan = statistics.median(samples["scan"])
     print(f"\ntrigger scan: {scan * 1e3:.2f} ms a pass (median of {count})")
     print("| pipeline | before ms | × scan | after ms | × scan | speed-up |")
