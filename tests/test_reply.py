@@ -486,9 +486,9 @@ def _scheme_is_file_by_the_parser(ref: str) -> bool:
 def test_the_file_scheme_precheck_agrees_with_the_url_parser(ref: str) -> None:
     """A reference the pre-check rules out never parses as a file: URL; one it lets through
     converts exactly as the parser says."""
-    from richout.policy.fileurl import _has_file_scheme
+    from richout.policy.fileurl import has_file_scheme
 
-    if not _has_file_scheme(ref):
+    if not has_file_scheme(ref):
         assert not _scheme_is_file_by_the_parser(ref), repr(ref)
     elif _scheme_is_file_by_the_parser(ref):
         assert ref.lstrip("".join(map(chr, range(33))))[:1] in ("f", "F")

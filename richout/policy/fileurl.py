@@ -10,13 +10,16 @@ from richout.errors import require_str
 from richout.policy.remote import whatwg_parse
 from richout.text.chars import ascii_lower
 
-__all__ = ["file_url_path", "file_url_to_path"]
+__all__ = ["file_url_path", "file_url_to_path", "has_file_scheme"]
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 
 
-def _has_file_scheme(ref: str) -> bool:
-    """Does the WHATWG parser see ``file:`` (it skips leading C0/space, drops tabs/newlines)?"""
+def has_file_scheme(ref: str) -> bool:
+    """Could the WHATWG parser see the scheme ``file:`` in ``ref`` (it skips leading C0
+    controls and spaces, and drops tabs and line breaks)? False rules a ``file:`` URL out
+    (``file_url_to_path`` then returns ``ref``); ``tests/test_reply.py`` checks it against
+    the parser."""
     first = ref[:1]
     if first > " " and first not in "fF":
         return False  # most references: nothing skipped, and no "f" to start the scheme
@@ -61,7 +64,7 @@ def _decode_uri_component(s: str) -> str | None:
 
 def file_url_path(ref: str) -> str | None:
     """The local path of a ``file:`` URL with an empty host (§7.2), or None."""
-    if not _has_file_scheme(ref):
+    if not has_file_scheme(ref):
         return None
     parts = whatwg_parse(ref)
     if parts is None or parts.get("protocol") != "file:" or parts.get("hostname") != "":
