@@ -27,7 +27,7 @@ from richout.models import (
     Directives,
     MediaSplit,
     Span,
-    lazy_text,
+    lazy_media_text,
     text_segment,
 )
 from richout.models.base import SPAN_ORDER
@@ -126,7 +126,7 @@ def run_split(
     if not raw or (preserve and not js_trim(raw)):
         blank = raw if preserve else ""
         if not explain:
-            return MediaSplit.lazy(explainer, text=blank)
+            return lazy_media_text(explainer, blank)
         return _explained_as_is(text, blank, preserve, [])
     # The first media: colon, found once: the later steps scan on from it.
     if first is None:
@@ -134,7 +134,7 @@ def run_split(
     media_on = first >= 0
     if not (media_on or (images_on and "![" in raw) or has_double_bracket(raw)):
         if not explain:
-            return lazy_text(MediaSplit, explainer, raw)
+            return lazy_media_text(explainer, raw)
         diags = _media_diag.fast_path(
             text, raw, lower_same_length(raw), directives_on, images_on, profile=profile
         )
