@@ -4,31 +4,29 @@ Only lines that hold ``media:`` (or, with images on, a Markdown image) are visit
 document order, and only those lines ask the :class:`~richout.markdown.codemap.CodeMap`
 whether they are code. A directive line (§5) has its payload read by
 :func:`~richout.media.payload.analyse_payload` (§6-§7) and is then accepted, removed or
-kept (§9); an image line has its images lifted or left (§13). Everything found is recorded
-in a :class:`~richout.media.lines.Walk`, with each changed line as a
-:class:`~richout.media.lines.LineChange` for :mod:`richout.media.segments`.
+kept (§9); an image line has its images lifted or left (§13: :mod:`richout.media.images`).
+Everything found is recorded in a :class:`~richout.media.lines.Walk`, with each changed
+line as a :class:`~richout.media.lines.LineChange` for :mod:`richout.media.segments`.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import Literal
 
 from richout.markdown.codemap import CodeMap
-from richout.markdown.engine import ImageSpan, find_images
+from richout.markdown.engine import ImageSpan
 from richout.media.captioned import spaced_path_line, url_caption_line
 from richout.media.fates import plain_path
 from richout.media.heads import HEAD, HEAD_STOPS, PLAIN_DIRECTIVE, plain_paths
+from richout.media.images import image_line, images_by_line
 from richout.media.lines import (
     MEDIA_AT_BOUNDARY,
     DirectiveLine,
-    ImageLine,
     LineChange,
     SegmentItem,
     Walk,
     leftover_text,
-    line_starts,
     lines_holding,
     lower_same_length,
     next_directive_token,
@@ -42,14 +40,11 @@ from richout.media.payload import Item, Judge, PayloadResult, analyse_payload, m
 from richout.media.refused import refused_token_line
 from richout.media.single_token import read_clean_token
 from richout.models import Span, span_record
-from richout.policy import Policy, Verdict, strip_file_prefix
+from richout.policy import Policy, Verdict
 from richout.profiles import Profile
-from richout.text.chars import LineBreaks, collapse_blank_runs, js_trim, utf16_len
+from richout.text.chars import LineBreaks, collapse_blank_runs
 
 __all__ = ["PLAIN_DIRECTIVE", "Walker", "plain_paths"]
-
-_MAX_IMAGE_LINE_UNITS = 20_000
-_MAX_IMAGES_PER_LINE = 50
 
 #: A token of such a line ending in ``.``: sentence punctuation §17.3 warns about.
 _DOT_AT_TOKEN_END = re.compile(r"\.(?![^ \t])")
@@ -99,137 +94,6 @@ class Walker:
         pass and the tag pass reuse it)."""
         return self._cmap
 
-    # ------------------------------------------------------------------ images
-
-    def _images_by_line(self) -> dict[int, list[ImageSpan]]:
-        """§13.1-§13.3: the considered images of each line, keyed by line start.
-
-        With the profile's multi-line images (``next``, PROFILES.md rule 7) an image whose
-        label, destination or title runs past its first line joins the lines it covers into
-        one line (at most 20,000 UTF-16 units); :attr:`merged` records where such a line ends.
-        """
-        raw = self.raw
-        walk = self.walk
-        multiline = self.profile.multiline_images
-        lines = lines_holding(raw, self.lines, "![")
-        if not lines:
-            return {}
-        scan = False
-        # A multi-line image may close its label on a later line.
-        last_close = raw.rfind("](") if multiline else -1
-        for ls, le in lines:
-            if le - ls > _MAX_IMAGE_LINE_UNITS or utf16_len(raw[ls:le]) > _MAX_IMAGE_LINE_UNITS:
-                walk.long_image_lines.append((ls, le))
-            elif raw.find("](", raw.find("![", ls, le), le) >= 0 or (
-                last_close > raw.find("![", ls, le)
-            ):
-                scan = True
-        # The reference scans when a short line holds "![". An inline image needs "](" after
-        # its "![" to be considered at all, so without one the scan cannot change the output;
-        # skipping it avoids the parser's quadratic label search.
-        if not scan:
-            return {}
-        images = find_images(raw)
-        if not images:
-            return {}
-        starts = line_starts(self.lines)
-        long_starts = {ls for ls, _ in walk.long_image_lines}
-        out: dict[int, list[ImageSpan]] = {}
-        cur_ls = cur_le = -1
-        for im in sorted(images, key=lambda s: s.start):
-            if im.start >= cur_le:
-                k = bisect.bisect_right(starts, im.start) - 1
-                cur_ls = starts[k]
-                cur_le = self.lines.line_end(cur_ls)
-            if cur_ls in long_starts:
-                continue  # reported once per line
-            bucket = out.setdefault(cur_ls, [])
-            why = "spans"
-            if im.end > cur_le and multiline and len(bucket) < _MAX_IMAGES_PER_LINE:
-                end = self.lines.line_end(im.end - 1)
-                if self.directives_on and passes_rule1(raw, cur_ls, cur_le, True):
-                    why = "directive"
-                elif utf16_len(raw[cur_ls:end]) > _MAX_IMAGE_LINE_UNITS:
-                    why = "long"
-                else:
-                    cur_le = end
-                    self.merged[cur_ls] = end
-            if im.end > cur_le:
-                walk.skipped_images.append((im, why))
-                continue
-            if len(bucket) >= _MAX_IMAGES_PER_LINE:
-                walk.skipped_images.append((im, "cap"))
-                continue
-            bucket.append(im)
-        return {ls: found for ls, found in out.items() if found}
-
-    def _image_line(self, ls: int, le: int, images: list[ImageSpan]) -> None:
-        """§13.4-§13.5 for one line."""
-        raw = self.raw
-        walk = self.walk
-        seg_pieces: list[str] = []
-        vis_pieces: list[str] = []
-        segs: list[SegmentItem] = []
-        lifted: list[tuple[ImageSpan, str]] = []
-        narrowed: list[tuple[ImageSpan, Verdict]] = []
-        cursor = ls
-        for im in images:
-            before = raw[cursor : im.start]
-            seg_pieces.append(before)
-            vis_pieces.append(before)
-            target = strip_file_prefix(js_trim(im.destination))
-            url: str | None = None
-            if self.allowlist is not None:
-                chosen = self.allowlist.get(target)
-                if chosen:
-                    url = chosen
-            elif target[:8].lower().startswith(("http://", "https://")) and walk.judge.ok(target):
-                url = target
-            if url is not None and walk.judge.policy is not None:
-                # The policy only filters what the profile lifts; the image stays as text.
-                verdict = walk.judge.narrowed(url)
-                if not verdict.ok:
-                    narrowed.append((im, verdict))
-                    url = None
-            if url is not None:
-                text = collapse_blank_runs("".join(seg_pieces))
-                if text:
-                    segs.append(("text", text))
-                seg_pieces = []
-                segs.append(("media", url))
-                lifted.append((im, url))
-            else:
-                original = raw[im.start : im.end]
-                seg_pieces.append(original)
-                vis_pieces.append(original)
-            cursor = im.end
-        after = raw[cursor:le]
-        seg_pieces.append(after)
-        vis_pieces.append(after)
-        if narrowed:
-            refused = {id(im) for im, _ in narrowed}
-            images = [im for im in images if id(im) not in refused]
-        walk.image_lines.append(ImageLine(ls, le, images, lifted, narrowed))
-        if not lifted:
-            return
-        trailing = collapse_blank_runs("".join(seg_pieces))
-        if trailing:
-            segs.append(("text", trailing))
-        cleaned = collapse_blank_runs("".join(vis_pieces))
-        walk.consumed = True
-        kept: list[tuple[int, int]] = []
-        cursor = ls
-        for im, url in lifted:
-            walk.media.append(url)
-            if self.explain:
-                walk.spans.append(Span.trusted(kind="image", start=im.start, end=im.end, value=url))
-            if cursor < im.start:
-                kept.append((cursor, im.start))
-            cursor = im.end
-        if cursor < le:
-            kept.append((cursor, le))
-        walk.changes.append(LineChange(ls, le, cleaned or None, segs, kept))
-
     # ------------------------------------------------------------------ directives
 
     def _plain_accepted(self, m: re.Match[str], ls: int, le: int) -> bool:
@@ -270,6 +134,39 @@ class Walker:
         walk.media.append(token)
         walk.changes.append(LineChange(ls, le, None, [("media", token)]))
         return True
+
+    def _plain_line(self, m: re.Match[str], ls: int, le: int) -> None:
+        """A :data:`PLAIN_DIRECTIVE` line (``m``) outside code: taken by the plain-line
+        shortcut, else (explaining) by the refused-token one, else read the general way."""
+        if not (
+            self._plain_accepted(m, ls, le) or (self.explain and self._refused_token(m, ls, le))
+        ):
+            self._directive_line(ls, le, m)
+
+    def _plain_run(self, order: list[int], k: int, lines: dict[int, int]) -> int:
+        """The visited lines ``order[k:]`` (ends in ``lines``) after a plain directive line,
+        each decided by :meth:`_plain_line` while it is a :data:`PLAIN_DIRECTIVE` line
+        outside code; the index of the first line left to the walk's loop.
+
+        The loop's other questions (the directive head, rule 1, images, a joined line) have
+        their answer for such a line, and the caller has no joined lines: a block of 100k
+        directive lines skips them. ``tests/test_walk_runs.py`` compares every output with
+        the loop's.
+        """
+        raw = self.raw
+        fullmatch = PLAIN_DIRECTIVE.fullmatch
+        in_block = self.cmap.line_in_block
+        plain_line = self._plain_line
+        count = len(order)
+        while k < count:
+            ls = order[k]
+            le = lines[ls]
+            m = fullmatch(raw, ls, le)
+            if m is None or in_block(ls, le):
+                break
+            plain_line(m, ls, le)
+            k += 1
+        return k
 
     def _directive_head(self, ls: int, le: int) -> re.Match[str] | None:
         """:data:`~richout.media.heads.HEAD` at the line's start (a method: tests decline it)."""
@@ -448,19 +345,33 @@ class Walker:
                 walk.media_lines.append(ls)
         images: dict[int, list[ImageSpan]] = {}
         if self.images_on and "![" in raw:
-            images = self._images_by_line()
+            images = images_by_line(
+                walk,
+                self.lines,
+                self.merged,
+                multiline=self.profile.multiline_images,
+                directives_on=self.directives_on,
+            )
             for ls in images:
                 lines[ls] = self.merged.get(ls) or self.lines.line_end(ls)
         skip_until = -1
         directives_on = self.directives_on
-        for ls in sorted(lines):
+        # (Bound once: a 1 MB reply of directive lines visits 100k lines.)
+        fullmatch = PLAIN_DIRECTIVE.fullmatch
+        merged_get = self.merged.get
+        order = sorted(lines)
+        count = len(order)
+        k = 0
+        while k < count:
+            ls = order[k]
+            k += 1
             if ls < skip_until:
                 continue  # inside a line joined by a multi-line image
             le = lines[ls]
-            skip_until = self.merged.get(ls, -1)
+            skip_until = merged_get(ls, -1)
             # A plain directive line passes rule 1: it opens with ASCII "MEDIA:", as does any
             # line with the head (asked only when the line is not plain).
-            m = PLAIN_DIRECTIVE.fullmatch(raw, ls, le) if directives_on else None
+            m = fullmatch(raw, ls, le) if directives_on else None
             h = self._directive_head(ls, le) if directives_on and m is None else None
             rule1 = (
                 m is not None
@@ -473,11 +384,11 @@ class Walker:
                 if self.cmap.line_in_block(ls, le):
                     walk.code_lines.append((ls, le))
                 elif m is not None:
-                    if not (
-                        self._plain_accepted(m, ls, le)
-                        or (self.explain and self._refused_token(m, ls, le))
-                    ):
-                        self._directive_line(ls, le, m)
+                    self._plain_line(m, ls, le)
+                    if not self.merged:
+                        # The plain lines right after it (most often the rest of a block of
+                        # directive lines) are decided without the questions above.
+                        k = self._plain_run(order, k, lines)
                 elif not (
                     # (a line of plain paths has a "/" where the head ends, one of a URL and
                     # its caption "http", one of a spaced path "/" or "~/")
@@ -493,5 +404,7 @@ class Walker:
                 continue
             line_images = images.get(ls)
             if line_images and not self.cmap.line_in_block(ls, le):
-                self._image_line(ls, le, line_images)
+                image_line(
+                    walk, ls, le, line_images, allowlist=self.allowlist, explain=self.explain
+                )
         return walk
