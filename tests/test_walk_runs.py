@@ -1,10 +1,10 @@
 """The line walk's run of plain directive lines (``Walker._plain_run``) reads as its loop.
 
-After an accepted plain directive line the walk decides the plain lines right after it in
-a tight loop of its own, asking only what such a line needs (the line's shape, code, the
-plain-line shortcut); the walk's loop asks more of every line (the directive head, rule 1,
-images, lines joined by a multi-line image). These tests compare every output, lazy and
-explained, of the three views and the split with the run taken and with it declining,
+After a plain directive line the walk decides the plain lines right after it in a loop of
+its own, asking each only its shape and whether it is code before deciding it as the loop
+does (``Walker._plain_line``); the walk's loop asks more of every line (the directive head,
+rule 1, images, lines joined by a multi-line image). These tests compare every output, lazy
+and explained, of the three views and the split with the run taken and with it declining,
 on replies made of blocks of directive lines among the lines that must end a run.
 """
 
@@ -114,7 +114,7 @@ def test_a_run_of_plain_lines_reads_as_the_walk_reads_each_line(
 
 
 @pytest.mark.pure_python(why="counts what Walker._plain_run decides, a compiled class's method")
-def test_the_run_takes_the_plain_lines_after_an_accepted_one_and_stops_where_it_must() -> None:
+def test_the_run_takes_the_plain_lines_after_a_plain_one_and_stops_where_it_must() -> None:
     """Not vacuous: a block of plain lines is decided by the run, refused ones too, which
     stops at a line in code or of another shape and leaves that one to the loop."""
     runs: list[tuple[int, int]] = []
