@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import bisect
+import contextlib
 import operator
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 import richout
 from richout.markdown import links, spans
 from richout.markdown.codemap import CodeMap
-from richout.markdown.engine import parse_code
+from richout.markdown.engine import CodeParse, parse_code
 from richout.markdown.items import listed_part_spans, part_reading
 from richout.markdown.linescan import is_blank, may_have_blocks
 from richout.markdown.quotes import quoted_part_spans
@@ -141,6 +143,33 @@ _LINES_OF_BLOCKS = [
 _EOL = st.sampled_from(["\n", "\r\n"])
 
 
+@contextlib.contextmanager
+def _parses_remembered() -> Iterator[None]:
+    """While the block runs, the code map's parser (``parse_code``, in the map and in the
+    region reader) parses each text once and hands the same answer after.
+
+    The helpers below ask a fresh map per offset or line, and a map that gives up parses the
+    whole text: the same parse for every offset (a table's 2,000 drawn texts took 3.5
+    minutes). ``parse_code`` is a pure function whose answer nothing changes, so remembering
+    it changes no answer, fast or not, only the time. (A compiled build binds the parser
+    directly: these helpers then parse as often as before, and answer the same.)"""
+    from richout.markdown import codemap, regions
+
+    memo: dict[tuple[str, bool], CodeParse] = {}
+
+    def remembered(text: str, *, ends_document: bool = True) -> CodeParse:
+        key = (text, ends_document)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = parse_code(text, ends_document=ends_document)
+        return got
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(codemap, "parse_code", remembered)
+        mp.setattr(regions, "parse_code", remembered)
+        yield
+
+
 @settings(max_examples=3000, deadline=None)
 @given(markdownish())
 def test_fast_line_answers_equal_full_parse(text: str) -> None:
@@ -148,11 +177,12 @@ def test_fast_line_answers_equal_full_parse(text: str) -> None:
     # are LF lines, as the walk asks them: a line may hold lone CRs, each a line to the parse.
     full = parse_code(text)
     start = 0
-    for line in text.split("\n"):
-        end = start + len(line)
-        fast = _fresh(text)
-        assert fast.line_in_block(start, end) == full.overlaps_block(start, end), (text, start)
-        start = end + 1
+    with _parses_remembered():
+        for line in text.split("\n"):
+            end = start + len(line)
+            fast = _fresh(text)
+            assert fast.line_in_block(start, end) == full.overlaps_block(start, end), (text, start)
+            start = end + 1
 
 
 def _assert_offsets_agree(text: str, order: list[int] | None = None) -> None:
@@ -160,11 +190,12 @@ def _assert_offsets_agree(text: str, order: list[int] | None = None) -> None:
     (of the text as given: a map reads a text of lone CRs with LF for CR); ``order``: the
     offsets in the order asked (a map keeps what it read for the next question)."""
     full = parse_code(text)
-    fast = _fresh(text)
-    for pos in range(len(text)) if order is None else order:
-        assert fast.in_code(pos) == full.in_code(pos), (text, pos)
-        if fast.parsed:
-            fast = _fresh(text)
+    with _parses_remembered():
+        fast = _fresh(text)
+        for pos in range(len(text)) if order is None else order:
+            assert fast.in_code(pos) == full.in_code(pos), (text, pos)
+            if fast.parsed:
+                fast = _fresh(text)
 
 
 @settings(max_examples=3000, deadline=None)
@@ -1272,7 +1303,8 @@ def test_a_paragraph_under_a_code_line_is_answered_without_a_parse(
     at = [m.start() for m in re.finditer(r"\[", text)]
     answers = [cm.in_code(p) for p in at]
     assert parses == []
-    assert answers == [real(text).in_code(p) for p in at]
+    full = real(text)  # one parse answers every offset (one per offset took minutes)
+    assert answers == [full.in_code(p) for p in at]
     assert answers[0] and any(answers[1:]) and not all(answers[1:])
 
 
@@ -1728,10 +1760,11 @@ def _assert_lines_agree(text: str) -> None:
     """Every line's ``line_in_block`` (each asked of a fresh map) is the full parse's."""
     full = parse_code(text)
     start = 0
-    for line in text.split("\n"):
-        end = start + len(line)
-        assert CodeMap(text).line_in_block(start, end) == full.overlaps_block(start, end)
-        start = end + 1
+    with _parses_remembered():
+        for line in text.split("\n"):
+            end = start + len(line)
+            assert CodeMap(text).line_in_block(start, end) == full.overlaps_block(start, end)
+            start = end + 1
 
 
 #: A streamed part of a block quote: the rest of a line (or blank lines, or nothing), then
