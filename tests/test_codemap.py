@@ -151,8 +151,8 @@ def _parses_remembered() -> Iterator[None]:
     The helpers below ask a fresh map per offset or line, and a map that gives up parses the
     whole text: the same parse for every offset (a table's 2,000 drawn texts took 3.5
     minutes). ``parse_code`` is a pure function whose answer nothing changes, so remembering
-    it changes no answer, fast or not, only the time. (A compiled build binds the parser
-    directly: these helpers then parse as often as before, and answer the same.)"""
+    it changes no answer, fast or not, only the time. (Compiled modules look the parser up
+    in their module too: ``engine.py``, which defines it, is not compiled.)"""
     from richout.markdown import codemap, regions
 
     memo: dict[tuple[str, bool], CodeParse] = {}
@@ -2635,15 +2635,16 @@ def test_a_long_list_under_a_paragraph_answers_as_the_full_parse(
     body = lead + head + "\n" + items * (4200 // len(items) + 1)
     for text in (body, body.replace("\n", "\r\n")):
         full = parse_code(text)
-        fast = _fresh(text)
-        parsed = 0  # a text the readings leave to the parse is asked again a few times only
-        for pos in [*range(min(len(text), 400)), *range(len(text) - 100, len(text))]:
-            assert fast.in_code(pos) == full.in_code(pos), (text[:300], pos)
-            if fast.parsed:
-                parsed += 1
-                if parsed == 3:
-                    break
-                fast = _fresh(text)
+        with _parses_remembered():
+            fast = _fresh(text)
+            parsed = 0  # a text the readings leave to the parse is asked again a few times
+            for pos in [*range(min(len(text), 400)), *range(len(text) - 100, len(text))]:
+                assert fast.in_code(pos) == full.in_code(pos), (text[:300], pos)
+                if fast.parsed:
+                    parsed += 1
+                    if parsed == 3:
+                        break
+                    fast = _fresh(text)
 
 
 @pytest.mark.pure_python(why="counts calls of parse_code, which compiled code binds")
