@@ -711,6 +711,32 @@ def test_a_plain_path_says_nothing_unless_it_ends_with_a_dot(token: str) -> None
         assert ":" not in token
 
 
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="/.-_aZ09", max_size=16).map("/".__add__),
+        st.text(alphabet="/.-_aZ09:~\\é ", min_size=1, max_size=16),
+    )
+)
+@example("/" + "a" * (MAX_REFERENCE_UNITS - 1))  # the longest plain path
+@example("/" + "a" * MAX_REFERENCE_UNITS)  # one unit too long: not plain, and refused
+@example("/a/../b")  # traversal: not plain
+def test_a_plain_path_is_accepted_under_every_profile(token: str) -> None:
+    """The walk and the fused split accept a plain absolute path from its characters
+    (``fates.plain_path``) without the full check: the check accepts every one of them,
+    under every profile."""
+    if media_fates.plain_path(token):
+        for profile in PROFILES.values():
+            assert is_valid_reference(token, profile=profile), (token, profile.name)
+
+
+def test_plain_paths_are_drawn_both_ways() -> None:
+    """Not vacuous: the strategy above draws plain paths and tokens that are not."""
+    assert media_fates.plain_path("/tmp/x-1.png") and media_fates.plain_path("/")
+    for other in ("/a/../b", "/a b", "/é.png", "tmp/x.png", "/" + "a" * MAX_REFERENCE_UNITS):
+        assert not media_fates.plain_path(other)
+
+
 _WORDS_LINE = st.builds(
     lambda lead, words, seps, tail: (
         "MEDIA:"
