@@ -731,7 +731,8 @@ def test_a_plain_path_is_accepted_under_every_profile(token: str) -> None:
 
 
 def test_plain_paths_are_drawn_both_ways() -> None:
-    """Not vacuous: the strategy above draws plain paths and tokens that are not."""
+    """Not vacuous: the shortcut takes plain paths and turns away traversal, spaces,
+    non-ASCII, relative and over-long tokens (the strategy above draws both kinds)."""
     assert media_fates.plain_path("/tmp/x-1.png") and media_fates.plain_path("/")
     for other in ("/a/../b", "/a b", "/é.png", "tmp/x.png", "/" + "a" * MAX_REFERENCE_UNITS):
         assert not media_fates.plain_path(other)
